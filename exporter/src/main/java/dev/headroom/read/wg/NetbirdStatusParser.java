@@ -27,7 +27,7 @@ public final class NetbirdStatusParser {
   private NetbirdStatusParser() {}
 
   /**
-   * @throws dev.headroom.json.JsonParseException the text is not JSON (e.g. the plain-text
+   * @throws dev.headroom.json.JsonParser.JsonParseException the text is not JSON (e.g. the plain-text
    *     "Daemon status: NeedsLogin" NetBird prints instead when it is not logged in)
    * @throws IllegalArgumentException JSON of an unexpected shape, naming the field
    */

@@ -27,6 +27,7 @@ public final class UapiErrnoException extends IllegalStateException {
       case 2: return " (ENOENT: no such peer or interface)";
       case 5: return " (EIO: daemon I/O failure)";
       case 22: return " (EINVAL: request refused as invalid)";
+      case 55: return " (wireguard-go: unknown daemon error)";
       case 71: return " (EPROTO: protocol error)";
       case 98: return " (EADDRINUSE: port in use)";
       default: return "";

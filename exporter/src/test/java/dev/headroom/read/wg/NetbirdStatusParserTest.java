@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.headroom.json.JsonParseException;
+import dev.headroom.json.JsonParser.JsonParseException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
