@@ -36,7 +36,9 @@ public final class CeilingSelector {
       double v = config.of(d).getAsDouble();
       return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped);
     }
-    Ceiling ref = ReferenceProfile.ceiling(o.datapath(), o.onlineCores(), o.tunnelMtu(), o.lineRate(), d);
+    // Unknown online cores: the number of cores that reported busy ratios is the next best count.
+    int cores = o.onlineCores() > 0 ? o.onlineCores() : o.coreBusy().length;
+    Ceiling ref = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
     return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped);
   }
 
