@@ -1,7 +1,8 @@
 package dev.headroom.judge;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.Optional;
 
 /**
@@ -24,7 +25,7 @@ public final class PlateauDetector {
   private final double nearPeak;
   private final int minSamplesPerWindow;
 
-  private final List<double[]> samples = new ArrayList<>();
+  private final Deque<double[]> samples = new ArrayDeque<>();
   private double bestWindowMean;
   private double peak;
   private Plateau plateau;
@@ -57,11 +58,14 @@ public final class PlateauDetector {
     if (Double.isNaN(seconds) || Double.isNaN(bytesPerSecond) || bytesPerSecond < 0) {
       throw new IllegalArgumentException("bad sample: " + seconds + " s, " + bytesPerSecond + " B/s");
     }
-    if (!samples.isEmpty() && seconds <= samples.get(samples.size() - 1)[0]) {
+    if (!samples.isEmpty() && seconds <= samples.peekLast()[0]) {
       throw new IllegalArgumentException("sample times must increase: " + seconds + " after "
-          + samples.get(samples.size() - 1)[0]);
+          + samples.peekLast()[0]);
     }
-    samples.add(new double[] {seconds, bytesPerSecond});
+    samples.addLast(new double[] {seconds, bytesPerSecond});
+    while (samples.peekFirst()[0] <= seconds - 2 * windowSeconds) {
+      samples.removeFirst(); // only the two compared windows are ever read
+    }
     peak = Math.max(peak, bytesPerSecond);
     double[] last = window(seconds - windowSeconds, seconds);
     if (last[1] < minSamplesPerWindow) {
@@ -102,13 +106,13 @@ public final class PlateauDetector {
   private double[] window(double from, double to) {
     double sum = 0;
     int n = 0;
-    for (int i = samples.size() - 1; i >= 0; i--) {
-      double t = samples.get(i)[0];
-      if (t <= from) {
+    for (Iterator<double[]> it = samples.descendingIterator(); it.hasNext(); ) {
+      double[] s = it.next();
+      if (s[0] <= from) {
         break;
       }
-      if (t <= to) {
-        sum += samples.get(i)[1];
+      if (s[0] <= to) {
+        sum += s[1];
         n++;
       }
     }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -75,7 +76,11 @@ public final class ProfileFile {
     }
     Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
     Files.writeString(tmp, w.toString(), StandardCharsets.UTF_8);
-    Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    try {
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+    }
   }
 
   static MeasuredProfile parse(Path file, Properties p) throws ProfileFileException {

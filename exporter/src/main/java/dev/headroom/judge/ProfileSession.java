@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.Supplier;
 
 /**
  * The pure part of {@code headroom profile}: fed one sample per interval while load is added, it tracks each
@@ -89,7 +90,7 @@ public final class ProfileSession {
   }
 
   public ProfileSession(Datapath datapath, int cores, int tunnelMtu,
-      java.util.function.Supplier<PlateauDetector> detectorFactory) {
+      Supplier<PlateauDetector> detectorFactory) {
     this.datapath = Objects.requireNonNull(datapath, "datapath");
     if (datapath == Datapath.ABSENT) {
       throw new IllegalArgumentException("no tunnel datapath to profile (is NetBird up?)");
