@@ -46,7 +46,7 @@ class MainTest {
   @Test
   void checkWithoutTunnelExitsOneWithAClearMessage() throws Exception {
     FixtureTree t = FixtureTree.copy("notunnel", dir);
-    assertEquals(1, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+    assertEquals(1, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
         "--sample.interval=100ms", "--check.duration=300ms"));
     assertTrue(err().contains("no tunnel interface 'wt0'"), err());
   }
@@ -54,7 +54,7 @@ class MainTest {
   @Test
   void checkPrintsTheReadingInWords() throws Exception {
     FixtureTree t = FixtureTree.copy("kernel", dir);
-    assertEquals(0, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+    assertEquals(0, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
         "--sample.interval=100ms", "--check.duration=300ms"));
     String o = out.toString(StandardCharsets.UTF_8);
     assertTrue(o.contains("kernel datapath"), o);
