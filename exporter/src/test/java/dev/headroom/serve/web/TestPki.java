@@ -10,7 +10,12 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.net.Socket;
+import java.security.Principal;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -63,8 +68,56 @@ final class TestPki {
       kmf.init(keys, "x".toCharArray());
     }
     SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+    KeyManager[] km = kmf == null ? null : new KeyManager[] {new AlwaysPresent((X509ExtendedKeyManager) kmf.getKeyManagers()[0])};
+    ctx.init(km, tmf.getTrustManagers(), null);
     return ctx;
+  }
+
+  /**
+   * Presents the client certificate even when the server's list of accepted issuers does not name its CA;
+   * the JDK's own key manager would silently send none, and a wrong-CA test would test nothing.
+   */
+  private static final class AlwaysPresent extends X509ExtendedKeyManager {
+    private final X509ExtendedKeyManager d;
+
+    AlwaysPresent(X509ExtendedKeyManager d) {
+      this.d = d;
+    }
+
+    @Override
+    public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+      return "client";
+    }
+
+    @Override
+    public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
+      return "client";
+    }
+
+    @Override
+    public String[] getClientAliases(String keyType, Principal[] issuers) {
+      return new String[] {"client"};
+    }
+
+    @Override
+    public String[] getServerAliases(String keyType, Principal[] issuers) {
+      return d.getServerAliases(keyType, issuers);
+    }
+
+    @Override
+    public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+      return d.chooseServerAlias(keyType, issuers, socket);
+    }
+
+    @Override
+    public X509Certificate[] getCertificateChain(String alias) {
+      return d.getCertificateChain(alias);
+    }
+
+    @Override
+    public PrivateKey getPrivateKey(String alias) {
+      return d.getPrivateKey(alias);
+    }
   }
 
   private void ca(String name) throws IOException, InterruptedException {
