@@ -276,6 +276,16 @@ class WebSecurityTest {
   }
 
   @Test
+  void listenAddressGivenToStartIsHonoured() throws Exception {
+    // dev.headroom.serve.HttpServer passes the address to start(host, port), after apply() ran.
+    app = Javalin.create(c -> WebSecurity.apply(c, WebConfig.NONE, LIMITS)).start("127.0.0.1", 0);
+    assertTrue(app.port() > 0, "bound to a real port: " + app.port());
+    var connectors = app.jettyServer().server().getConnectors();
+    assertEquals(1, connectors.length, "our connector replaces Javalin's default");
+    assertEquals("127.0.0.1", ((org.eclipse.jetty.server.ServerConnector) connectors[0]).getHost());
+  }
+
+  @Test
   void threadPoolIsBounded() {
     start(WebConfig.NONE);
     QueuedThreadPool pool = assertInstanceOf(QueuedThreadPool.class, app.jettyServer().server().getThreadPool());
