@@ -63,6 +63,16 @@ class MainTest {
   }
 
   @Test
+  void badWebConfigStopsTheStartNamingTheKey() throws Exception {
+    Path web = dir.resolve("web.yml");
+    java.nio.file.Files.writeString(web, "tls_server_config:\n  cert_file: missing.crt\n  key_file: missing.key\n");
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
+    assertEquals(2, run("--web.listen-address=127.0.0.1:0", "--web.config.file=" + web, "--path.sysfs=" + t.sys(),
+        "--path.procfs=" + t.proc(), "--netbird.interval=0s"));
+    assertTrue(err().contains("cert_file"), err());
+  }
+
+  @Test
   void portInUseIsAClearErrorNotAStackTrace() throws Exception {
     try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       FixtureTree t = FixtureTree.copy("kernel", dir);

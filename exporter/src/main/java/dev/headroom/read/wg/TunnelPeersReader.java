@@ -36,7 +36,8 @@ public final class TunnelPeersReader {
       throw e;
     } catch (IOException | RuntimeException e) {
       String via = datapath == Datapath.USERSPACE ? uapi.socketPath(iface).toString() : "wg show " + iface + " dump";
-      throw new ReadException(via + ": " + e.getMessage(), e);
+      String msg = String.valueOf(e.getMessage());
+      throw new ReadException(msg.contains(via) ? msg : via + ": " + msg, e);
     }
   }
 }
