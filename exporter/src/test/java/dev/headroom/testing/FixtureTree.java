@@ -24,17 +24,7 @@ public final class FixtureTree {
 
   public static FixtureTree copy(String name, Path into) {
     try {
-      Path src = Path.of(FixtureTree.class.getResource("/fixtures/" + name).toURI());
-      try (Stream<Path> files = Files.walk(src)) {
-        for (Path p : (Iterable<Path>) files::iterator) {
-          Path dst = into.resolve(src.relativize(p).toString());
-          if (Files.isDirectory(p)) {
-            Files.createDirectories(dst);
-          } else {
-            Files.copy(p, dst, StandardCopyOption.REPLACE_EXISTING);
-          }
-        }
-      }
+      copyTree(Path.of(FixtureTree.class.getResource("/fixtures/" + name).toURI()), into);
       return new FixtureTree(into);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
