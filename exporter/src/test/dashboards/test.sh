@@ -4,7 +4,10 @@
 # 1. Structure of every dashboard JSON (check_dashboards.py): ids, units, variables, ${datasource}, uids,
 #    $__rate_interval, links; and that the checker catches each of those mistakes in a broken copy.
 # 2. Three headroom exporters in fixture mode on 127.0.0.1 (advance.py moves their counters each second):
-#      busy    kernel peer,    Network net-a, site site-1, ceilings set to 100 Mbit/s, ~92 % loaded download
+#      busy    kernel peer,    Network net-a, site site-1, ~92 Mbit/s download against ceilings set to
+#              10 Mbit/s: a 5-minute rate over seconds of history is diluted (rate divides by the whole
+#              window), so only a peer far over its ceiling puts HeadroomPeerNearCeiling/AtCeiling into
+#              pending within ~30 s, which the alert panels need
 #      standby userspace peer, Network net-a, site site-1, idle
 #      single  kernel peer,    Network net-b, site site-2, light load, no standby
 #    A real Prometheus (scrape and rule evaluation every 1s) scrapes them with alerts/headroom-rules.yml,
@@ -78,10 +81,10 @@ start_peer() {
   eval "${name}_port=$port ${name}_pid=$!"
 }
 
-start_peer busy kernel net-a site-1 --ceiling.download=100mbit --ceiling.upload=100mbit
+start_peer busy kernel net-a site-1 --ceiling.download=10mbit --ceiling.upload=10mbit
 start_peer standby userspace net-a site-1
 start_peer single kernel net-b site-2
-# busy: 11.5 MB/s down (92 % of 100 Mbit/s), 4 MB/s up; single: 2 MB/s down, 1 MB/s up; standby idle.
+# busy: 11.5 MB/s down (9x its ceiling), 4 MB/s up; single: 2 MB/s down, 1 MB/s up; standby idle.
 python3 "$here/advance.py" "$tmp/busy:11500000:4000000" "$tmp/single:2000000:1000000" "$tmp/standby:0:0" \
   >"$tmp/advance.log" 2>&1 &
 pids+=($!)
@@ -127,11 +130,26 @@ echo "# exporters busy=127.0.0.1:$busy_port standby=127.0.0.1:$standby_port sing
      "prometheus 127.0.0.1:$prom_port"
 
 python3 "$here/check_dashboards.py" --url "http://127.0.0.1:$prom_port" --instances 3 \
-  --instance "127.0.0.1:$busy_port" --network net-a --site site-1 --timeout "${DASHBOARDS_TIMEOUT:-90}" \
+  --instance "127.0.0.1:$busy_port" --network net-a --site site-1 --timeout "${DASHBOARDS_TIMEOUT:-120}" \
   dashboards/*.json
 rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "# prometheus log (last lines):"; tail -5 "$tmp/prometheus.log"
+  echo "# rules not healthy, and active alerts:"
+  python3 - "http://127.0.0.1:$prom_port" <<'PY'
+import json, sys, urllib.request
+url = sys.argv[1]
+for g in json.load(urllib.request.urlopen(url + "/api/v1/rules"))["data"]["groups"]:
+    for r in g["rules"]:
+        if r.get("health") != "ok":
+            print(f"#   {g['name']} / {r['name']}: {r.get('health')} {r.get('lastError', '')}")
+for a in json.load(urllib.request.urlopen(url + "/api/v1/alerts"))["data"]["alerts"]:
+    print(f"#   {a['state']} {a['labels']}")
+PY
+fi
+# DASHBOARDS_HOLD=SECONDS keeps everything running that long after the checks, to look at it by hand.
+if [ -n "${DASHBOARDS_HOLD:-}" ]; then
+  echo "# holding ${DASHBOARDS_HOLD}s: prometheus http://127.0.0.1:$prom_port"; sleep "$DASHBOARDS_HOLD"
 fi
 echo "# runtime $(( $(date +%s) - started ))s"
 exit "$rc"
