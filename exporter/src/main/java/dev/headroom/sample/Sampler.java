@@ -8,6 +8,11 @@ import dev.headroom.read.DefaultRoute;
 import dev.headroom.read.InterfaceReading;
 import dev.headroom.read.NetInterfaceReader;
 import dev.headroom.read.ReadException;
+import dev.headroom.read.wg.TunnelPeersReader;
+import dev.headroom.sample.census.CensusConfig;
+import dev.headroom.sample.census.CensusSnapshot;
+import dev.headroom.sample.census.CensusTotals;
+import dev.headroom.sample.census.TunnelCensus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +33,7 @@ public final class Sampler {
   static final String UNDERLAY = "underlay";
   static final String CPU = "cpu";
   static final String DATAPATH = "datapath";
+  static final String CENSUS = "census";
   /** Below this many tunnel bytes in an interval, CPU per gigabyte is noise divided by noise. */
   static final long MIN_BYTES_FOR_CPU_PER_GB = 1_000_000;
   private static final long ROUTE_RECHECK_NANOS = 10_000_000_000L;
@@ -62,6 +68,12 @@ public final class Sampler {
   private long datapathMillisTotal;
   private long prevDatapathNanos;
   private boolean hadBaseline;
+  private final TunnelPeersReader tunnelPeers;
+  private final TunnelCensus census = new TunnelCensus(CensusConfig.defaults());
+  private final CensusTotals censusTotals = new CensusTotals();
+  private CensusSnapshot lastCensus;
+  private CensusTotals lastCensusTotals;
+  private long censusAt;
 
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock) {
     this(settings, cpu, nanoClock, System::currentTimeMillis);
@@ -81,6 +93,10 @@ public final class Sampler {
     for (String s : List.of(TUNNEL, UNDERLAY, CPU, DATAPATH)) {
       errors.put(s, new long[1]);
     }
+    if (!settings.censusInterval().isZero()) {
+      errors.put(CENSUS, new long[1]);
+    }
+    this.tunnelPeers = new TunnelPeersReader(settings.runDir(), "wg");
     this.lastTunnel = InterfaceReading.absent(settings.tunnelInterface());
     this.lastUnderlay = InterfaceReading.absent(settings.underlayInterface().orElse("?"));
   }
@@ -165,6 +181,29 @@ public final class Sampler {
       fail(DATAPATH, e, up);
     }
 
+    // Census of every tunnel: less often than the rest, since a peer can hold thousands of them.
+    if (!settings.censusInterval().isZero()
+        && (censusAt == 0 || start - censusAt >= settings.censusInterval().toNanos() || restarted)) {
+      censusAt = start;
+      if (datapath == Datapath.ABSENT) {
+        lastCensus = null;
+        up.put(CENSUS, true);
+      } else {
+        try {
+          CensusSnapshot c = census.update(start, wall / 1000, tunnelPeers.read(datapath, settings.tunnelInterface()));
+          censusTotals.add(c);
+          lastCensus = c;
+          lastCensusTotals = censusTotals.copy();
+          up.put(CENSUS, true);
+        } catch (ReadException e) {
+          lastCensus = null;
+          fail(CENSUS, e, up);
+        }
+      }
+    } else if (errors.containsKey(CENSUS)) {
+      up.put(CENSUS, !failing.contains(CENSUS));
+    }
+
     Traffic tt = tunnel.snapshot();
     double down = tt.rate(InterfaceTracker.TX_BYTES);
     double upRate = tt.rate(InterfaceTracker.RX_BYTES);
@@ -213,7 +252,7 @@ public final class Sampler {
         lastUnderlay, underlay.snapshot(), lineRate, lineRateSource,
         lastCores, perGb,
         datapath, datapathMillisTotal / 1000.0, datapathCores, allowedCpus, datapathDescription,
-        health);
+        lastCensus, lastCensusTotals, health);
   }
 
   private String resolveUnderlay(long now) throws ReadException {

@@ -49,7 +49,7 @@ public final class HttpServer implements AutoCloseable {
           .result(LandingPage.render(state.get(), info, telemetryPath)));
       customize.accept(config);
     });
-    app.start(host.isEmpty() ? "0.0.0.0" : host, port);
+    app.start(host.isEmpty() ? null : host, port); // no host: every address, IPv6 included
     return new HttpServer(app);
   }
 

@@ -34,7 +34,7 @@ class ProfileCommandTest {
     int code;
     try {
       code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
-          "--path.procfs=" + t.proc(), "--sample.interval=100ms", "--profile.file=" + profile,
+          "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s", "--sample.interval=100ms", "--profile.file=" + profile,
           "--profile.max-duration=60s", "--profile.target=10.0.0.5"}).config(),
           new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());
     } finally {
@@ -63,7 +63,7 @@ class ProfileCommandTest {
     int code;
     try {
       code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
-          "--path.procfs=" + t.proc(), "--sample.interval=100ms", "--profile.file=" + profile,
+          "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s", "--sample.interval=100ms", "--profile.file=" + profile,
           "--profile.max-duration=3s"}).config(),
           new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());
     } finally {
@@ -81,7 +81,7 @@ class ProfileCommandTest {
     FixtureTree t = FixtureTree.copy("notunnel", dir.resolve("tree"));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
-        "--path.procfs=" + t.proc(), "--sample.interval=100ms"}).config(),
+        "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s", "--sample.interval=100ms"}).config(),
         System.out, new PrintStream(err, true, StandardCharsets.UTF_8), new AtomicBoolean());
     assertEquals(1, code);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("no tunnel interface 'wt0'"));
