@@ -1,0 +1,36 @@
+package dev.headroom.cmd;
+
+import dev.headroom.config.Config;
+import dev.headroom.serve.LandingPage;
+import dev.headroom.serve.Published;
+import java.io.PrintStream;
+
+/**
+ * {@code headroom check}: sample for a few seconds, print the reading in words, exit 0; exit 1 with a
+ * clear message when there is no tunnel interface.
+ *
+ * <p>Usage: {@code int code = CheckCommand.run(config, System.out, System.err);}
+ */
+public final class CheckCommand {
+  private CheckCommand() {}
+
+  public static int run(Config config, PrintStream out, PrintStream err) throws InterruptedException {
+    Published p;
+    try (Daemon d = Daemon.start(config)) {
+      long end = System.nanoTime() + config.checkDuration().toNanos();
+      // At least two samples are needed for a rate, whatever the duration says.
+      do {
+        Thread.sleep(Math.min(200, Math.max(1, config.sampleInterval().toMillis() / 4)));
+        p = d.published();
+      } while (System.nanoTime() < end || p == null || !p.sample().complete());
+    }
+    if (!p.sample().tunnel().present()) {
+      err.println("headroom check: no tunnel interface '" + config.tunnelInterface() + "' under "
+          + config.sysfs().resolve("class/net") + " (is NetBird up? netstack mode has no interface; "
+          + "another name can be set with --tunnel.interface)");
+      return 1;
+    }
+    out.print(LandingPage.Reading.describe(p.sample(), config.cpuSaturation()));
+    return 0;
+  }
+}

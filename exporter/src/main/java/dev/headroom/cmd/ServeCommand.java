@@ -1,0 +1,50 @@
+package dev.headroom.cmd;
+
+import dev.headroom.config.Config;
+import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.HttpServer;
+import dev.headroom.serve.Readiness;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code headroom serve}: sample every interval and serve metrics until stopped.
+ *
+ * <p>Usage: {@code ServeCommand.Running r = ServeCommand.start(config); ... r.close();}
+ */
+public final class ServeCommand {
+  private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
+  private ServeCommand() {}
+
+  /** A running daemon and server; closing stops both. */
+  public record Running(Daemon daemon, HttpServer server) implements AutoCloseable {
+    @Override
+    public void close() {
+      server.close();
+      daemon.close();
+    }
+  }
+
+  public static Running start(Config config) {
+    Daemon daemon = Daemon.start(config);
+    PrometheusRegistry registry = new PrometheusRegistry();
+    HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
+        Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
+    registry.register(new HeadroomCollector(daemon::published, info));
+    JvmMetrics.builder().register(registry);
+    HttpServer server;
+    try {
+      server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), registry,
+          daemon::published, info, new Readiness(config.sampleInterval()), c -> {});
+    } catch (RuntimeException e) {
+      daemon.close();
+      throw e;
+    }
+    log.info("headroom {} serving {} on {}:{}, tunnel {}", info.version(), config.telemetryPath(),
+        config.listenHost().isEmpty() ? "*" : config.listenHost(), server.port(), config.tunnelInterface());
+    return new Running(daemon, server);
+  }
+}

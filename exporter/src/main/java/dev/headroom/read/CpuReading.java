@@ -1,0 +1,19 @@
+package dev.headroom.read;
+
+import java.util.List;
+import java.util.SortedSet;
+
+/**
+ * One read of every online core's times, plus which cores the kernel says are online.
+ *
+ * <p>Usage: {@code for (CpuTimes t : reading.cores()) ...}
+ *
+ * @param cores times of the online cores, ordered by CPU id
+ * @param online the ids listed in {@code devices/system/cpu/online}
+ */
+public record CpuReading(List<CpuTimes> cores, SortedSet<Integer> online) {
+  public CpuReading {
+    cores = List.copyOf(cores);
+    online = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(online));
+  }
+}

@@ -1,0 +1,162 @@
+package dev.headroom.read;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Finds the processes and kernel threads that run the WireGuard datapath and reads their CPU time.
+ *
+ * <p>Userspace: the process holding the TUN descriptor (its {@code fdinfo} has {@code iff:\t<iface>}); when
+ * fdinfo is unreadable (an unprivileged exporter may not read root's), the first process whose name is in
+ * the configured list. Kernel: the {@code napi/<iface>-N} threads and the kworkers last seen running
+ * {@code wg-crypt-<iface>}; the sampler adds softirq time from the CPU reading. Discovery scans all of
+ * {@code /proc}, so it runs only when nothing is known, a known PID vanished, or every rediscovery period.
+ *
+ * <p>Usage: {@code DatapathCpu cpu = reader.read(Datapath.USERSPACE, nowNanos);}
+ */
+public final class DatapathCpuReader {
+  private final Path procfs;
+  private final String iface;
+  private final List<String> processNames;
+  private final long rediscoverNanos;
+
+  private List<Integer> pids = List.of();
+  private Datapath discoveredFor;
+  private long discoveredAt;
+  private String description = "not found";
+
+  public DatapathCpuReader(Path procfsRoot, String iface, List<String> processNames, long rediscoverNanos) {
+    this.procfs = procfsRoot;
+    this.iface = iface;
+    this.processNames = List.copyOf(processNames);
+    this.rediscoverNanos = rediscoverNanos;
+  }
+
+  /** Cumulative CPU of the datapath's tasks; the pid list tells the caller when the set changed. */
+  public record DatapathCpu(long cpuMillis, List<Integer> pids, String description) {
+    public DatapathCpu {
+      pids = List.copyOf(pids);
+    }
+  }
+
+  /** Forces discovery on the next read: the tunnel was recreated, so its owner may be new. */
+  public void invalidate() {
+    discoveredFor = null;
+  }
+
+  public DatapathCpu read(Datapath datapath, long nowNanos) throws ReadException {
+    if (datapath == Datapath.ABSENT) {
+      pids = List.of();
+      discoveredFor = null;
+      return new DatapathCpu(0, List.of(), "no tunnel");
+    }
+    boolean stale = discoveredFor != datapath || nowNanos - discoveredAt >= rediscoverNanos;
+    if (!stale) {
+      Optional<Long> ms = sum(pids);
+      if (ms.isPresent()) {
+        return new DatapathCpu(ms.get(), pids, description);
+      }
+    }
+    discover(datapath);
+    discoveredFor = datapath;
+    discoveredAt = nowNanos;
+    return new DatapathCpu(sum(pids).orElse(0L), pids, description);
+  }
+
+  private Optional<Long> sum(List<Integer> ids) {
+    long total = 0;
+    for (int pid : ids) {
+      Path f = procfs.resolve(Integer.toString(pid)).resolve("stat");
+      try {
+        total += ProcessStat.parse(Sysfs.read(f), f).cpuMillis();
+      } catch (ReadException e) {
+        return Optional.empty(); // gone: rediscover
+      }
+    }
+    return Optional.of(total);
+  }
+
+  private void discover(Datapath datapath) throws ReadException {
+    List<Integer> found = new ArrayList<>();
+    List<Integer> byName = new ArrayList<>();
+    boolean[] fdinfoReadable = new boolean[1];
+    String napiPrefix = "napi/" + iface + "-";
+    String cryptName = "wg-crypt-" + iface;
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(procfs, p -> isPid(p.getFileName().toString()))) {
+      for (Path dir : dirs) {
+        String comm;
+        try {
+          comm = Files.readString(dir.resolve("comm")).strip();
+        } catch (IOException e) {
+          continue; // exited while we looked
+        }
+        int pid = Integer.parseInt(dir.getFileName().toString());
+        if (datapath == Datapath.KERNEL) {
+          if (comm.startsWith(napiPrefix) || comm.endsWith(cryptName)) {
+            found.add(pid);
+          }
+        } else if (processNames.contains(comm)) {
+          byName.add(pid);
+          if (holdsTun(dir, fdinfoReadable)) {
+            found.add(pid);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new ReadException(procfs + ": cannot list processes: " + e.getMessage(), e);
+    }
+    if (datapath == Datapath.USERSPACE) {
+      if (!found.isEmpty()) {
+        pids = List.of(found.get(0));
+        description = "pid " + found.get(0) + " holds the TUN of " + iface;
+      } else if (!byName.isEmpty() && !fdinfoReadable[0]) {
+        // Without fdinfo we cannot tell which process holds the TUN; the name is the best evidence left.
+        pids = List.of(byName.get(0));
+        description = "pid " + byName.get(0) + " by name (its descriptors are not readable)";
+      } else {
+        pids = List.of();
+        description = "no process named " + String.join(" or ", processNames);
+      }
+    } else {
+      pids = List.copyOf(found);
+      description = found.size() + " kernel threads (napi/" + iface + ", " + cryptName + ") plus softirq";
+    }
+  }
+
+  private boolean holdsTun(Path procDir, boolean[] readable) {
+    String wanted = "iff:\t" + iface;
+    try (DirectoryStream<Path> fds = Files.newDirectoryStream(procDir.resolve("fdinfo"))) {
+      for (Path fd : fds) {
+        try {
+          String info = Files.readString(fd);
+          readable[0] = true;
+          if (info.lines().anyMatch(wanted::equals)) {
+            return true;
+          }
+        } catch (IOException e) {
+          // closed meanwhile, or not ours to read
+        }
+      }
+    } catch (IOException e) {
+      return false;
+    }
+    return false;
+  }
+
+  private static boolean isPid(String name) {
+    if (name.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      if (!Character.isDigit(name.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

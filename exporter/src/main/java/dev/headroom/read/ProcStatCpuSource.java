@@ -1,0 +1,28 @@
+package dev.headroom.read;
+
+import java.nio.file.Path;
+
+/**
+ * Per-core times from {@code <procfs>/stat}, for any root (fixture trees, a container's view).
+ *
+ * <p>Usage: {@code CpuSource cpu = new ProcStatCpuSource(Path.of("fixture/sys"), Path.of("fixture/proc"));}
+ */
+public final class ProcStatCpuSource implements CpuSource {
+  private final Path sysfs;
+  private final Path stat;
+
+  public ProcStatCpuSource(Path sysfsRoot, Path procfsRoot) {
+    this.sysfs = sysfsRoot;
+    this.stat = procfsRoot.resolve("stat");
+  }
+
+  @Override
+  public CpuReading read() throws ReadException {
+    return new CpuReading(ProcStat.parseCores(Sysfs.read(stat), stat), CpuList.readOnline(sysfs));
+  }
+
+  @Override
+  public String name() {
+    return "procfs";
+  }
+}

@@ -1,0 +1,67 @@
+package dev.headroom.sample;
+
+import dev.headroom.read.CpuReading;
+import dev.headroom.read.CpuTimes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Per-core busy ratios keyed by real CPU id, correct across cores going offline and back online: a core's
+ * previous times are forgotten while it is offline, so its first interval back only sets a baseline.
+ *
+ * <p>Usage: {@code List<Core> cores = tracker.update(cpuReading);}
+ */
+public final class CoreTracker {
+  private final TreeMap<Integer, CpuTimes> prev = new TreeMap<>();
+  private final TreeMap<Integer, Core> last = new TreeMap<>();
+  /** Summed deltas of the last update in ms: user+nice, system, softirq, total. */
+  private long dUser;
+  private long dSystem;
+  private long dSoftirq;
+  private long dTotal;
+
+  public List<Core> update(CpuReading reading) {
+    dUser = dSystem = dSoftirq = dTotal = 0;
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    for (CpuTimes t : reading.cores()) {
+      seen.add(t.cpu());
+      CpuTimes p = prev.get(t.cpu());
+      double busy = 0;
+      if (p != null && t.total() >= p.total() && t.notBusy() >= p.notBusy()) {
+        long total = t.total() - p.total();
+        long notBusy = t.notBusy() - p.notBusy();
+        busy = total > 0 ? Math.min(1, Math.max(0, (total - notBusy) / (double) total)) : 0;
+        dUser += (t.user() - p.user()) + (t.nice() - p.nice());
+        dSystem += t.system() - p.system();
+        dSoftirq += t.softirq() - p.softirq();
+        dTotal += total;
+      }
+      prev.put(t.cpu(), t);
+      last.put(t.cpu(), new Core(t.cpu(), true, t, busy));
+    }
+    for (Integer id : new ArrayList<>(last.keySet())) {
+      if (!seen.contains(id) || !reading.online().contains(id)) {
+        prev.remove(id);
+        last.put(id, new Core(id, false, null, 0));
+      }
+    }
+    return List.copyOf(last.values());
+  }
+
+  public long deltaUserMillis() {
+    return dUser;
+  }
+
+  public long deltaSystemMillis() {
+    return dSystem;
+  }
+
+  public long deltaSoftirqMillis() {
+    return dSoftirq;
+  }
+
+  public long deltaTotalMillis() {
+    return dTotal;
+  }
+}

@@ -1,0 +1,96 @@
+package dev.headroom.sample;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.read.InterfaceReading;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one sampling pass learned, immutable, published for scrapes and the judge.
+ *
+ * <p>Usage: {@code double downloadBps = sample.throughput(Direction.DOWNLOAD);}
+ *
+ * @param complete the pass had a baseline before it, so its rates are real
+ * @param lineRateBytesPerSecond underlay line rate in use, NaN when unknown
+ * @param lineRateSource {@code config}, {@code sysfs} or {@code none}
+ * @param cpuPerGigabyte null when the tunnel moved too little to divide by
+ * @param datapathCores CPU of the datapath in the last interval, in cores (NaN when unknown)
+ */
+public record Sample(
+    long sequence,
+    long wallMillis,
+    long monotonicNanos,
+    double durationSeconds,
+    boolean complete,
+    InterfaceReading tunnel,
+    Traffic tunnelTraffic,
+    double peakDownload,
+    double peakUpload,
+    InterfaceReading underlay,
+    Traffic underlayTraffic,
+    double lineRateBytesPerSecond,
+    String lineRateSource,
+    List<Core> cores,
+    CpuPerGigabyte cpuPerGigabyte,
+    Datapath datapath,
+    double datapathCpuSeconds,
+    double datapathCores,
+    String datapathDescription,
+    Map<String, SourceHealth> sources) {
+
+  public Sample {
+    cores = List.copyOf(cores);
+    sources = Map.copyOf(sources);
+  }
+
+  /** Tunnel bytes per second: download is what the tunnel transmits, upload what it receives. */
+  public double throughput(Direction d) {
+    return tunnelTraffic.rate(d == Direction.DOWNLOAD ? InterfaceTracker.TX_BYTES : InterfaceTracker.RX_BYTES);
+  }
+
+  public double packetRate(Direction d) {
+    return tunnelTraffic.rate(d == Direction.DOWNLOAD ? InterfaceTracker.TX_PACKETS : InterfaceTracker.RX_PACKETS);
+  }
+
+  public double meanPacketSize(Direction d) {
+    return d == Direction.DOWNLOAD
+        ? tunnelTraffic.meanPacketSize(InterfaceTracker.TX_BYTES, InterfaceTracker.TX_PACKETS)
+        : tunnelTraffic.meanPacketSize(InterfaceTracker.RX_BYTES, InterfaceTracker.RX_PACKETS);
+  }
+
+  public double peak(Direction d) {
+    return d == Direction.DOWNLOAD ? peakDownload : peakUpload;
+  }
+
+  /** Underlay utilization of the side that limits a direction: download leaves by transmit. */
+  public double underlayUtilization(Direction d) {
+    if (!(lineRateBytesPerSecond > 0) || !underlay.present()) {
+      return Double.NaN;
+    }
+    int field = d == Direction.DOWNLOAD ? InterfaceTracker.TX_BYTES : InterfaceTracker.RX_BYTES;
+    return underlayTraffic.rate(field) / lineRateBytesPerSecond;
+  }
+
+  public int onlineCores() {
+    return (int) cores.stream().filter(Core::online).count();
+  }
+
+  /** The busiest online core, or null when no core was read. */
+  public Core hottestCore() {
+    Core best = null;
+    for (Core c : cores) {
+      if (c.online() && (best == null || c.busy() > best.busy())) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  public int saturatedCores(double threshold) {
+    return (int) cores.stream().filter(c -> c.online() && c.busy() >= threshold).count();
+  }
+
+  public SourceHealth source(String name) {
+    return sources.get(name);
+  }
+}

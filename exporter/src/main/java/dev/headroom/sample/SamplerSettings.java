@@ -1,0 +1,32 @@
+package dev.headroom.sample;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * What the sampler needs to know: roots, interface names, line-rate override, peak window.
+ *
+ * <p>Usage: {@code new Sampler(new SamplerSettings(sys, proc, "wt0", Optional.empty(), ...), cpuSource)}
+ */
+public record SamplerSettings(
+    Path sysfs,
+    Path procfs,
+    String tunnelInterface,
+    Optional<String> underlayInterface,
+    OptionalDouble lineRateBytesPerSecond,
+    Duration interval,
+    Duration peakWindow,
+    List<String> datapathProcesses) {
+
+  public SamplerSettings {
+    datapathProcesses = List.copyOf(datapathProcesses);
+  }
+
+  /** Samples the peak window holds at the configured interval. */
+  public int peakSamples() {
+    return (int) Math.max(1, peakWindow.toMillis() / Math.max(1, interval.toMillis()));
+  }
+}

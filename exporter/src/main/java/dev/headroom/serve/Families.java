@@ -1,0 +1,74 @@
+package dev.headroom.serve;
+
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Collects metric families for one scrape with little ceremony; a family with no data point is left out.
+ *
+ * <p>Usage: {@code f.gauge("headroom_tunnel_up", "help", 1.0); f.gauge("x", "help", 2.0, "direction", "download");}
+ */
+final class Families {
+  private final Map<String, GaugeSnapshot.Builder> gauges = new LinkedHashMap<>();
+  private final Map<String, CounterSnapshot.Builder> counters = new LinkedHashMap<>();
+  private final Map<String, Boolean> nonEmpty = new LinkedHashMap<>();
+  private final Map<String, Object> order = new LinkedHashMap<>();
+
+  /** Adds a gauge point; NaN means unknown and is skipped rather than exposed. */
+  void gauge(String name, String help, double value, String... labels) {
+    GaugeSnapshot.Builder b = gauges.computeIfAbsent(name, n -> {
+      order.put(n, gauges);
+      return GaugeSnapshot.builder().name(n).help(help);
+    });
+    if (!Double.isNaN(value)) {
+      b.dataPoint(GaugeDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build());
+      nonEmpty.put(name, true);
+    }
+  }
+
+  /** Adds a counter point; the name is given without {@code _total}. */
+  void counter(String name, String help, double value, String... labels) {
+    CounterSnapshot.Builder b = counters.computeIfAbsent(name, n -> {
+      order.put(n, counters);
+      return CounterSnapshot.builder().name(n).help(help);
+    });
+    b.dataPoint(CounterDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build());
+    nonEmpty.put(name, true);
+  }
+
+  /**
+   * Adds an enum as one gauge series per state, 1 for the active states and 0 for the rest (node_exporter
+   * style, so the state label has a readable name rather than the metric's own, as OpenMetrics StateSets do).
+   */
+  void stateSet(String name, String help, String stateLabel, String[] states, java.util.Set<String> active,
+      String... labels) {
+    for (String s : states) {
+      String[] all = java.util.Arrays.copyOf(labels, labels.length + 2);
+      all[labels.length] = stateLabel;
+      all[labels.length + 1] = s;
+      gauge(name, help, active.contains(s) ? 1 : 0, all);
+    }
+  }
+
+  MetricSnapshots build() {
+    MetricSnapshots.Builder out = MetricSnapshots.builder();
+    for (Map.Entry<String, Object> e : order.entrySet()) {
+      String n = e.getKey();
+      if (!nonEmpty.containsKey(n)) {
+        continue;
+      }
+      if (e.getValue() == gauges) {
+        out.metricSnapshot(gauges.get(n).build());
+      } else {
+        out.metricSnapshot(counters.get(n).build());
+      }
+    }
+    return out.build();
+  }
+}

@@ -1,0 +1,187 @@
+package dev.headroom.serve;
+
+import static dev.headroom.sample.InterfaceTracker.RX_BYTES;
+import static dev.headroom.sample.InterfaceTracker.RX_DROPPED;
+import static dev.headroom.sample.InterfaceTracker.RX_ERRORS;
+import static dev.headroom.sample.InterfaceTracker.RX_PACKETS;
+import static dev.headroom.sample.InterfaceTracker.TX_BYTES;
+import static dev.headroom.sample.InterfaceTracker.TX_DROPPED;
+import static dev.headroom.sample.InterfaceTracker.TX_ERRORS;
+import static dev.headroom.sample.InterfaceTracker.TX_PACKETS;
+
+import dev.headroom.read.CpuTimes;
+import dev.headroom.read.Datapath;
+import dev.headroom.read.InterfaceReading;
+import dev.headroom.sample.Core;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.SourceHealth;
+import dev.headroom.sample.Traffic;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Renders the latest published state as metric families. Reads only the immutable snapshot (and takes the
+ * since-last-scrape peaks); never touches sysfs.
+ *
+ * <p>Usage: {@code registry.register(new HeadroomCollector(published::get, info));}
+ */
+public final class HeadroomCollector implements MultiCollector {
+  private static final String[] DATAPATHS = {"kernel", "userspace", "absent"};
+
+  private final Supplier<Published> state;
+  private final ExporterInfo info;
+
+  public HeadroomCollector(Supplier<Published> state, ExporterInfo info) {
+    this.state = state;
+    this.info = info;
+  }
+
+  /** Static facts about this exporter and peer. */
+  public record ExporterInfo(String version, String network, String site, String tunnelInterface, double saturation) {}
+
+  @Override
+  public MetricSnapshots collect() {
+    Families f = new Families();
+    f.gauge("headroom_build_info", "Build of this exporter.", 1, "version", info.version());
+    f.gauge("headroom_peer_info", "The operator's placement of this routing peer.", 1,
+        "network", info.network(), "site", info.site());
+    Published p = state.get();
+    if (p == null) {
+      return f.build();
+    }
+    Sample s = p.sample();
+    tunnel(f, s, p);
+    datapath(f, s);
+    underlay(f, s);
+    cpu(f, s);
+    self(f, s);
+    return f.build();
+  }
+
+  private void tunnel(Families f, Sample s, Published p) {
+    InterfaceReading t = s.tunnel();
+    Traffic tr = s.tunnelTraffic();
+    f.gauge("headroom_tunnel_up", "1 when the tunnel interface exists.", t.present() ? 1 : 0);
+    f.gauge("headroom_tunnel_info", "The configured tunnel interface.", 1, "interface", info.tunnelInterface());
+    counterPair(f, "headroom_tunnel_bytes", "Inner IP bytes across the tunnel (download = TX, the peer encrypts; upload = RX, it decrypts).",
+        tr, TX_BYTES, RX_BYTES, "download", "upload");
+    counterPair(f, "headroom_tunnel_packets", "Packets across the tunnel.", tr, TX_PACKETS, RX_PACKETS, "download", "upload");
+    counterPair(f, "headroom_tunnel_errors", "Tunnel interface errors.", tr, TX_ERRORS, RX_ERRORS, "download", "upload");
+    counterPair(f, "headroom_tunnel_dropped", "Tunnel interface drops.", tr, TX_DROPPED, RX_DROPPED, "download", "upload");
+    f.counter("headroom_tunnel_restarts", "Tunnel counter restarts seen (interface recreated, ifindex change, counter went backwards).", tr.restarts());
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_tunnel_throughput_bytes_per_second", "Tunnel bytes per second over the last sample interval.",
+          s.throughput(d), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_tunnel_packets_per_second", "Tunnel packets per second over the last sample interval.",
+          s.packetRate(d), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_tunnel_mean_packet_size_bytes", "Mean tunnel packet size over the last interval (0 when idle).",
+          s.meanPacketSize(d), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      String help = "Highest one-interval tunnel rate: since the previous scrape (window=scrape) or over the sliding peak window (window=sliding).";
+      f.gauge("headroom_tunnel_peak_throughput_bytes_per_second", help, p.peaks().take(d), "direction", d.label(), "window", "scrape");
+      f.gauge("headroom_tunnel_peak_throughput_bytes_per_second", help, s.peak(d), "direction", d.label(), "window", "sliding");
+    }
+    if (t.present()) {
+      f.gauge("headroom_tunnel_mtu_bytes", "Tunnel MTU.", t.mtu());
+      f.gauge("headroom_tunnel_ifindex", "Kernel ifindex of the tunnel (changes when it is recreated).", t.ifindex());
+      f.gauge("headroom_tunnel_oper_up", "1 when the tunnel's operstate is up or unknown (TUN devices say unknown).", t.operUp() ? 1 : 0);
+      if (t.threaded().isPresent()) {
+        f.gauge("headroom_tunnel_threaded_napi", "1 when the tunnel's receive runs in threaded NAPI kthreads.", t.threaded().getAsInt());
+      }
+    }
+  }
+
+  private static void counterPair(Families f, String name, String help, Traffic tr, int tx, int rx, String txLabel, String rxLabel) {
+    f.counter(name, help, tr.total(tx), "direction", txLabel);
+    f.counter(name, help, tr.total(rx), "direction", rxLabel);
+  }
+
+  private void datapath(Families f, Sample s) {
+    f.stateSet("headroom_datapath", "Which WireGuard datapath runs the tunnel (one series per state).", "datapath",
+        DATAPATHS, java.util.Set.of(s.datapath().label()));
+    if (s.datapath() != Datapath.ABSENT) {
+      f.counter("headroom_datapath_cpu_seconds", "CPU time of the datapath (userspace: its process; kernel: softirq and WireGuard kernel threads).",
+          s.datapathCpuSeconds());
+      f.gauge("headroom_datapath_cpu_cores", "Datapath CPU over the last interval, in cores.", s.datapathCores());
+    }
+  }
+
+  private void underlay(Families f, Sample s) {
+    InterfaceReading u = s.underlay();
+    Traffic tr = s.underlayTraffic();
+    f.gauge("headroom_underlay_up", "1 when the underlay interface exists.", u.present() ? 1 : 0);
+    f.gauge("headroom_underlay_info", "Which NIC carries the tunnel, and where its line rate comes from.", 1,
+        "interface", u.name(), "line_rate_source", s.lineRateSource());
+    if (!u.present()) {
+      return;
+    }
+    counterPair(f, "headroom_underlay_bytes", "Bytes on the underlay NIC.", tr, TX_BYTES, RX_BYTES, "transmit", "receive");
+    counterPair(f, "headroom_underlay_packets", "Packets on the underlay NIC.", tr, TX_PACKETS, RX_PACKETS, "transmit", "receive");
+    counterPair(f, "headroom_underlay_errors", "Underlay NIC errors.", tr, TX_ERRORS, RX_ERRORS, "transmit", "receive");
+    counterPair(f, "headroom_underlay_dropped", "Underlay NIC drops.", tr, TX_DROPPED, RX_DROPPED, "transmit", "receive");
+    f.gauge("headroom_underlay_throughput_bytes_per_second", "Underlay bytes per second over the last interval.",
+        tr.rate(TX_BYTES), "direction", "transmit");
+    f.gauge("headroom_underlay_throughput_bytes_per_second", "Underlay bytes per second over the last interval.",
+        tr.rate(RX_BYTES), "direction", "receive");
+    f.gauge("headroom_underlay_line_rate_bytes_per_second", "Underlay line rate in use (config beats sysfs speed).",
+        s.lineRateBytesPerSecond());
+    f.gauge("headroom_underlay_utilization_ratio", "Underlay throughput over its line rate.",
+        s.underlayUtilization(Direction.DOWNLOAD), "direction", "transmit");
+    f.gauge("headroom_underlay_utilization_ratio", "Underlay throughput over its line rate.",
+        s.underlayUtilization(Direction.UPLOAD), "direction", "receive");
+    f.gauge("headroom_underlay_mtu_bytes", "Underlay MTU.", u.mtu());
+  }
+
+  private void cpu(Families f, Sample s) {
+    for (Core c : s.cores()) {
+      if (c.online()) {
+        CpuTimes t = c.times();
+        for (int m = 0; m < CpuTimes.MODES.length; m++) {
+          f.counter("headroom_cpu_seconds", "Per-core time by mode, keyed by the kernel's CPU id.", t.mode(m) / 1000.0,
+              "cpu", Integer.toString(c.cpu()), "mode", CpuTimes.MODES[m]);
+        }
+      }
+    }
+    for (Core c : s.cores()) {
+      if (c.online()) {
+        f.gauge("headroom_cpu_busy_ratio", "Non-idle share of the last interval per core (iowait counts as idle).", c.busy(),
+            "cpu", Integer.toString(c.cpu()));
+      }
+    }
+    for (Core c : s.cores()) {
+      f.gauge("headroom_cpu_online", "1 when the core is online.", c.online() ? 1 : 0, "cpu", Integer.toString(c.cpu()));
+    }
+    f.gauge("headroom_cpus_online", "Online cores.", s.onlineCores());
+    Core hot = s.hottestCore();
+    if (hot != null) {
+      f.gauge("headroom_cpu_hottest_busy_ratio", "Busy ratio of the busiest core.", hot.busy());
+    }
+    f.gauge("headroom_cpus_saturated", "Cores at or above the saturation threshold.", s.saturatedCores(info.saturation()));
+    if (s.cpuPerGigabyte() != null) {
+      String help = "CPU seconds of all cores per 10^9 tunnel bytes (both directions) over the last interval.";
+      f.gauge("headroom_cpu_seconds_per_gigabyte", help, s.cpuPerGigabyte().user(), "mode", "user");
+      f.gauge("headroom_cpu_seconds_per_gigabyte", help, s.cpuPerGigabyte().system(), "mode", "system");
+      f.gauge("headroom_cpu_seconds_per_gigabyte", help, s.cpuPerGigabyte().softirq(), "mode", "softirq");
+    }
+  }
+
+  private void self(Families f, Sample s) {
+    f.counter("headroom_samples", "Samples taken.", s.sequence());
+    f.gauge("headroom_sample_duration_seconds", "Wall time of the last sample.", s.durationSeconds());
+    f.gauge("headroom_last_sample_timestamp_seconds", "Unix time of the last complete sample.", s.wallMillis() / 1000.0);
+    for (Map.Entry<String, SourceHealth> e : s.sources().entrySet()) {
+      f.gauge("headroom_source_up", "1 when the last read of the source worked.", e.getValue().up() ? 1 : 0, "source", e.getKey());
+    }
+    for (Map.Entry<String, SourceHealth> e : s.sources().entrySet()) {
+      f.counter("headroom_source_errors", "Failed reads per source.", e.getValue().errors(), "source", e.getKey());
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.headroom.serve;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
+import io.prometheus.metrics.exporter.servlet.jakarta.HttpExchangeAdapter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The HTTP face of the daemon: metrics, landing page, health, readiness and JSON status. Handlers only
+ * read the published snapshot.
+ *
+ * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", registry, state::get, info, readiness, c -> {});}
+ */
+public final class HttpServer implements AutoCloseable {
+  private final Javalin app;
+
+  private HttpServer(Javalin app) {
+    this.app = app;
+  }
+
+  /**
+   * Starts serving. {@code customize} runs last on the Javalin config, for web security (TLS, basic auth).
+   */
+  public static HttpServer start(
+      String host,
+      int port,
+      String telemetryPath,
+      PrometheusRegistry registry,
+      Supplier<Published> state,
+      HeadroomCollector.ExporterInfo info,
+      Readiness readiness,
+      Consumer<io.javalin.config.JavalinConfig> customize) {
+    PrometheusScrapeHandler scrape = new PrometheusScrapeHandler(registry);
+    Javalin app = Javalin.create(config -> {
+      config.startup.showJavalinBanner = false;
+      config.startup.showOldJavalinVersionWarning = false;
+      config.routes.get(telemetryPath, ctx -> scrape.handleRequest(new HttpExchangeAdapter(ctx.req(), ctx.res())));
+      config.routes.get("/-/healthy", ctx -> ctx.contentType("text/plain").result("OK\n"));
+      config.routes.get("/-/ready", ctx -> {
+        Readiness.State r = readiness.check(state.get(), System.nanoTime());
+        ctx.status(r.ready() ? 200 : 503).contentType("text/plain").result(r.reason() + "\n");
+      });
+      config.routes.get("/api/v1/status", ctx -> json(ctx, StatusJson.render(
+          state.get(), info, readiness.check(state.get(), System.nanoTime()))));
+      config.routes.get("/", ctx -> ctx.contentType("text/html; charset=utf-8")
+          .result(LandingPage.render(state.get(), info, telemetryPath)));
+      customize.accept(config);
+    });
+    app.start(host.isEmpty() ? "0.0.0.0" : host, port);
+    return new HttpServer(app);
+  }
+
+  private static void json(Context ctx, String body) {
+    ctx.contentType("application/json").header("Cache-Control", "no-store").result(body);
+  }
+
+  /** The port actually bound (useful with port 0). */
+  public int port() {
+    return app.port();
+  }
+
+  @Override
+  public void close() {
+    app.stop();
+  }
+}

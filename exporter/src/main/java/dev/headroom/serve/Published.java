@@ -1,0 +1,21 @@
+package dev.headroom.serve;
+
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.ScrapePeak;
+
+/**
+ * What the sampling thread publishes for readers: the latest immutable sample, and the since-last-scrape
+ * peaks that a scrape takes.
+ *
+ * <p>Usage: {@code Published p = state.get(); double bps = p.sample().throughput(Direction.DOWNLOAD);}
+ */
+public record Published(Sample sample, ScrapePeaks peaks) {
+
+  /** The per-direction peaks a metrics scrape takes (and so restarts). */
+  public record ScrapePeaks(ScrapePeak download, ScrapePeak upload) {
+    public double take(Direction d) {
+      return (d == Direction.DOWNLOAD ? download : upload).take();
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package dev.headroom.serve;
+
+import dev.headroom.sample.Sample;
+import java.time.Duration;
+
+/**
+ * Decides {@code /-/ready}: a complete sample exists, sampling has not stalled, and the tunnel is there.
+ *
+ * <p>Usage: {@code Readiness.State r = readiness.check(published, System.nanoTime());}
+ */
+public final class Readiness {
+  private final long staleNanos;
+
+  /** Sampling counts as stalled after three missed intervals, and never sooner than five seconds. */
+  public Readiness(Duration interval) {
+    this.staleNanos = Math.max(3 * interval.toNanos(), Duration.ofSeconds(5).toNanos());
+  }
+
+  public record State(boolean ready, String reason) {}
+
+  public State check(Published p, long nowNanos) {
+    if (p == null) {
+      return new State(false, "no sample yet");
+    }
+    Sample s = p.sample();
+    long age = nowNanos - s.monotonicNanos();
+    if (age > staleNanos) {
+      return new State(false, String.format("sampling stalled: last sample %.1f s ago", age / 1e9));
+    }
+    if (!s.tunnel().present()) {
+      return new State(false, "tunnel interface " + s.tunnel().name() + " is absent");
+    }
+    if (!s.complete()) {
+      return new State(false, "waiting for the second sample to derive rates");
+    }
+    return new State(true, "sampling");
+  }
+}

@@ -1,0 +1,85 @@
+package dev.headroom.serve;
+
+import dev.headroom.json.JsonWriter;
+import dev.headroom.read.CpuTimes;
+import dev.headroom.sample.Core;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.SourceHealth;
+import java.util.Map;
+
+/**
+ * The JSON status document at {@code /api/v1/status}: the latest sample in plain numbers, for the live
+ * page, scripts and {@code check}. Rates are bytes per second like the metrics; {@code gbps} fields are
+ * there for humans.
+ *
+ * <p>Usage: {@code String json = StatusJson.render(published, info, readiness);}
+ */
+public final class StatusJson {
+  private StatusJson() {}
+
+  public static String render(Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready) {
+    JsonWriter w = new JsonWriter().object();
+    w.field("version", info.version()).field("network", info.network()).field("site", info.site());
+    w.name("ready").object().field("ready", ready.ready()).field("reason", ready.reason()).end();
+    if (p == null) {
+      return w.end().toString();
+    }
+    Sample s = p.sample();
+    w.field("sequence", s.sequence()).field("timestamp", s.wallMillis() / 1000.0).field("complete", s.complete());
+    w.name("tunnel").object()
+        .field("interface", s.tunnel().name())
+        .field("present", s.tunnel().present())
+        .field("datapath", s.datapath().label())
+        .field("mtu", s.tunnel().mtu())
+        .field("restarts", s.tunnelTraffic().restarts());
+    for (Direction d : Direction.values()) {
+      w.name(d.label()).object()
+          .field("bytes_per_second", s.throughput(d))
+          .field("gbps", s.throughput(d) * 8 / 1e9)
+          .field("packets_per_second", s.packetRate(d))
+          .field("mean_packet_bytes", s.meanPacketSize(d))
+          .field("peak_bytes_per_second", s.peak(d))
+          .end();
+    }
+    w.end();
+    w.name("underlay").object()
+        .field("interface", s.underlay().name())
+        .field("present", s.underlay().present())
+        .field("mtu", s.underlay().mtu())
+        .field("line_rate_bytes_per_second", s.lineRateBytesPerSecond())
+        .field("line_rate_source", s.lineRateSource())
+        .field("transmit_utilization", s.underlayUtilization(Direction.DOWNLOAD))
+        .field("receive_utilization", s.underlayUtilization(Direction.UPLOAD))
+        .end();
+    w.name("cpu").object().field("online", s.onlineCores());
+    Core hot = s.hottestCore();
+    w.field("hottest_busy", hot == null ? Double.NaN : hot.busy());
+    w.field("saturated", s.saturatedCores(info.saturation()));
+    w.name("cores").array();
+    for (Core c : s.cores()) {
+      w.object().field("cpu", c.cpu()).field("online", c.online()).field("busy", c.busy());
+      if (c.online()) {
+        CpuTimes t = c.times();
+        long total = Math.max(1, t.total());
+        // Shares since boot would be meaningless here; per-interval mode shares are in the metrics.
+        w.field("softirq_seconds", t.softirq() / 1000.0).field("steal_seconds", t.steal() / 1000.0);
+        w.field("total_seconds", total / 1000.0);
+      }
+      w.end();
+    }
+    w.end().end();
+    w.name("datapath").object()
+        .field("kind", s.datapath().label())
+        .field("cpu_cores", s.datapathCores())
+        .field("found", s.datapathDescription())
+        .end();
+    w.name("sources").object();
+    for (Map.Entry<String, SourceHealth> e : s.sources().entrySet()) {
+      w.name(e.getKey()).object().field("up", e.getValue().up()).field("errors", e.getValue().errors())
+          .field("last_error", e.getValue().lastError()).end();
+    }
+    w.end();
+    return w.end().toString();
+  }
+}
