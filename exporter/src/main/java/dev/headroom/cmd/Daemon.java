@@ -25,6 +25,8 @@ public final class Daemon implements AutoCloseable {
   private final ScheduledExecutorService thread;
   private final AtomicReference<Published> published = new AtomicReference<>();
   private final Published.ScrapePeaks peaks;
+  private final java.util.List<java.util.function.Consumer<Published>> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private Daemon(Config config) {
     this.sampler = new Sampler(
@@ -47,11 +49,23 @@ public final class Daemon implements AutoCloseable {
   private void tick() {
     try {
       Sample s = sampler.sample();
-      published.set(new Published(s, peaks));
+      Published p = new Published(s, peaks);
+      published.set(p);
+      for (java.util.function.Consumer<Published> l : listeners) {
+        l.accept(p);
+      }
     } catch (RuntimeException | Error e) {
       // A bug in one pass must not end sampling; readiness turns false if it keeps happening.
       log.error("sampling pass failed", e);
     }
+  }
+
+  /**
+   * Runs {@code listener} on the sampling thread after each publish, for state that follows samples (the
+   * live page's history); it must be quick and must not block.
+   */
+  public void addListener(java.util.function.Consumer<Published> listener) {
+    listeners.add(listener);
   }
 
   /** The latest snapshot, or null before the first sample. */

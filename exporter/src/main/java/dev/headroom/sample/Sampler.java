@@ -38,6 +38,7 @@ public final class Sampler {
   private final CpuSource cpu;
   private final DatapathCpuReader datapathCpu;
   private final LongSupplier nanoClock;
+  private final LongSupplier wallClock;
 
   private final InterfaceTracker tunnel = new InterfaceTracker();
   private final InterfaceTracker underlay = new InterfaceTracker();
@@ -63,7 +64,13 @@ public final class Sampler {
   private boolean hadBaseline;
 
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock) {
+    this(settings, cpu, nanoClock, System::currentTimeMillis);
+  }
+
+  /** With an explicit wall clock, so tests get the same timestamps every run. */
+  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock) {
     this.settings = settings;
+    this.wallClock = wallClock;
     this.net = new NetInterfaceReader(settings.sysfs());
     this.cpu = cpu;
     this.nanoClock = nanoClock;
@@ -85,7 +92,7 @@ public final class Sampler {
 
   public Sample sample() {
     long start = nanoClock.getAsLong();
-    long wall = System.currentTimeMillis();
+    long wall = wallClock.getAsLong();
     Map<String, Boolean> up = new LinkedHashMap<>();
 
     // Tunnel.

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Checks a Prometheus that evaluates headroom-rules.yml over a generated fleet: exactly the expected
+alerts are active (pending or firing), the recording rules cover the fleet, and how long each rule
+group takes to evaluate.
+
+Usage: check_fleet.py --url http://127.0.0.1:PORT --expect expected.json
+
+Prints one `ok - ...` or `FAIL - ...` line per check, the evaluation times, and last
+`fleet-checks: P passed, F failed`. Exits 1 when a check failed.
+"""
+import argparse
+import json
+import statistics
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+KEYS = {
+    "HeadroomNetworkOverOnePeer": ("network", "direction"),
+    "HeadroomNetworkNoStandby": ("network", "severity"),
+    "HeadroomTunnelDown": ("instance",),
+    "HeadroomExporterAbsent": ("instance",),
+}
+SETTLE_EVALS = 3     # evaluations per group before alerts are read: the first may see no records yet
+SAMPLE_EVALS = 6     # evaluations per group whose duration is measured
+
+
+def get(url, path, **params):
+    q = ("?" + urllib.parse.urlencode(params)) if params else ""
+    with urllib.request.urlopen(url + path + q, timeout=30) as r:
+        body = json.load(r)
+    if body.get("status") != "success":
+        raise RuntimeError(f"{path}: {body}")
+    return body["data"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--expect", required=True)
+    ap.add_argument("--timeout", type=float, default=180)
+    a = ap.parse_args()
+    exp = json.load(open(a.expect))
+    meta = exp["meta"]
+    passed = failed = 0
+
+    def check(ok, what, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+            print(f"ok - {what}")
+        else:
+            failed += 1
+            print(f"FAIL - {what}{': ' + detail if detail else ''}")
+
+    # Watch the groups evaluate; keep each distinct evaluation's duration.
+    seen = {}
+    deadline = time.time() + a.timeout
+    while True:
+        groups = get(a.url, "/api/v1/rules")["groups"]
+        for g in groups:
+            last = g.get("lastEvaluation", "")
+            if last and not last.startswith("0001"):
+                seen.setdefault(g["name"], {})[last] = (g["evaluationTime"], len(g["rules"]),
+                                                        [r.get("health") for r in g["rules"]])
+        if groups and all(len(seen.get(g["name"], {})) >= SETTLE_EVALS + SAMPLE_EVALS for g in groups):
+            break
+        if time.time() > deadline:
+            print(f"FAIL - rule groups did not evaluate {SETTLE_EVALS + SAMPLE_EVALS} times within "
+                  f"{a.timeout:.0f}s: {({k: len(v) for k, v in seen.items()})}")
+            print(f"fleet-checks: {passed} passed, {failed + 1} failed")
+            return 1
+        time.sleep(1)
+
+    bad = [(g["name"], r["name"], r.get("lastError")) for g in groups for r in g["rules"]
+           if r.get("health") != "ok"]
+    check(not bad, "every rule evaluates without error", str(bad))
+
+    alerts = get(a.url, "/api/v1/alerts")["alerts"]
+    got = {}
+    for al in alerts:
+        name = al["labels"]["alertname"]
+        keys = KEYS.get(name, ("instance", "network", "direction"))
+        got.setdefault(name, set()).add(",".join(f"{k}={al['labels'].get(k, '')}" for k in keys))
+    for name, want in exp["alerts"].items():
+        have = got.get(name, set())
+        want = set(want)
+        check(have == want, f"{name}: exactly {len(want)} expected ({', '.join(sorted(want)[:5])}"
+              f"{', ...' if len(want) > 5 else ''})",
+              f"missing {sorted(want - have)}, unexpected {sorted(have - want)}")
+    extra = {n: sorted(v)[:5] for n, v in got.items() if n not in exp["alerts"]}
+    check(not extra, "no other alert is active anywhere in the fleet", str(extra))
+
+    def query(q):
+        return get(a.url, "/api/v1/query", query=q)["result"]
+
+    down = len([i for i in exp["alerts"]["HeadroomExporterAbsent"]])
+    n = query("count(instance:headroom_tunnel_bytes:rate5m)")
+    want = 2 * (meta["peers"] - down)
+    check(n and float(n[0]["value"][1]) == want,
+          f"instance:headroom_tunnel_bytes:rate5m has {want} series (2 directions x peers answering)",
+          str(n))
+    n = query("count(network:headroom_peers:count == %d)" % (meta["peers"] // meta["networks"]))
+    check(n and float(n[0]["value"][1]) == meta["networks"],
+          f"network:headroom_peers:count remembers all {meta['peers'] // meta['networks']} peers "
+          f"of each of the {meta['networks']} Networks", str(n))
+    n = query("count(site:headroom_tunnel_bytes:rate5m)")
+    check(n and float(n[0]["value"][1]) == 20, "site:headroom_tunnel_bytes:rate5m has 10 sites x 2 directions",
+          str(n))
+
+    # Durations: skip the settling evaluations, keep the rest.
+    print(f"fleet: {meta['peers']} peers, {meta['networks']} Networks, "
+          f"{meta['peers'] * meta['series_per_peer']} input series")
+    totals = []
+    per_group = {}
+    for name, evals in seen.items():
+        ordered = [evals[k][0] for k in sorted(evals)][SETTLE_EVALS:]
+        per_group[name] = ordered
+        print(f"fleet: group {name}: {len(evals[sorted(evals)[-1]][2])} rules, evaluation "
+              f"median {statistics.median(ordered) * 1000:.1f} ms, max {max(ordered) * 1000:.1f} ms "
+              f"over {len(ordered)} evaluations")
+    total_median = sum(statistics.median(v) for v in per_group.values())
+    total_max = sum(max(v) for v in per_group.values())
+    print(f"fleet: all groups: median {total_median * 1000:.1f} ms, max {total_max * 1000:.1f} ms per evaluation")
+    print(f"fleet-checks: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+package dev.headroom.read.wg;
+
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * What NetBird says about its peers ({@code netbird status --json}): how many there are, how many are
+ * connected, and how the connected ones are carried, straight (P2P) or through a relay. Relayed peers
+ * put their traffic through a relay server instead of this peer's own path; a rise is worth an alert.
+ *
+ * <p>Usage: {@code status.relayed() > 0 ? "some peers relayed" : "all direct"}
+ *
+ * @param peersTotal peers NetBird lists
+ * @param peersConnected peers whose status is Connected
+ * @param p2p connected peers with connection type P2P
+ * @param relayed connected peers with connection type Relayed
+ * @param latencySeconds measured latency of each connected peer that reported one (older clients: none)
+ * @param usesKernelInterface NetBird reports the kernel WireGuard datapath (false when it does not say)
+ * @param netbirdIp this peer's NetBird address with prefix ({@code 100.90.0.1/16}), "" when not enrolled
+ * @param daemonVersion the daemon's version, "" when not reported
+ */
+public record NetbirdStatus(
+    int peersTotal,
+    int peersConnected,
+    int p2p,
+    int relayed,
+    List<Double> latencySeconds,
+    boolean usesKernelInterface,
+    String netbirdIp,
+    String daemonVersion) {
+
+  public NetbirdStatus {
+    latencySeconds = List.copyOf(latencySeconds);
+    if (peersTotal < 0 || peersConnected < 0 || p2p < 0 || relayed < 0) {
+      throw new IllegalArgumentException("negative peer count");
+    }
+  }
+
+  /** Connected peers whose connection type NetBird did not state. */
+  public int connectedUnknownType() {
+    return Math.max(0, peersConnected - p2p - relayed);
+  }
+
+  /** Mean of the reported latencies; empty when none was reported. */
+  public OptionalDouble latencyMeanSeconds() {
+    return latencySeconds.stream().mapToDouble(Double::doubleValue).average();
+  }
+
+  /** Highest reported latency; empty when none was reported. */
+  public OptionalDouble latencyMaxSeconds() {
+    return latencySeconds.stream().mapToDouble(Double::doubleValue).max();
+  }
+}

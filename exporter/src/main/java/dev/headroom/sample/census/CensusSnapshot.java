@@ -1,0 +1,59 @@
+package dev.headroom.sample.census;
+
+import dev.headroom.sample.Direction;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the tunnels of the interface looked like at one sample. Immutable: made on the sampling thread,
+ * read by the HTTP threads. Carries no full key, so it can be shown as it is.
+ *
+ * <p>Usage: {@code snap.tunnels() + " tunnels, " + snap.active() + " active"}
+ *
+ * @param monotonicNanos the sample time it describes ({@link System#nanoTime()} scale)
+ * @param intervalSeconds length of the interval the rates cover; 0 on the first sample (no rates yet)
+ * @param tunnels peers configured on the interface
+ * @param handshakeRecent peers with a handshake younger than the configured window
+ * @param active peers moving more than the activity threshold
+ * @param appeared peers first seen at this sample
+ * @param disappeared peers gone since the previous sample
+ * @param counterResets peers whose counters went backwards (peer re-added); their interval is dropped
+ * @param download the download direction (WireGuard tx to the peers)
+ * @param upload the upload direction (WireGuard rx from the peers)
+ * @param topTalkers the busiest tunnels, fastest first (both directions together)
+ */
+public record CensusSnapshot(
+    long monotonicNanos,
+    double intervalSeconds,
+    int tunnels,
+    int handshakeRecent,
+    int active,
+    int appeared,
+    int disappeared,
+    int counterResets,
+    DirectionCensus download,
+    DirectionCensus upload,
+    List<Talker> topTalkers) {
+
+  public CensusSnapshot {
+    Objects.requireNonNull(download, "download");
+    Objects.requireNonNull(upload, "upload");
+    topTalkers = List.copyOf(topTalkers);
+  }
+
+  /** An empty census (no sample yet, or the tunnel is absent). */
+  public static CensusSnapshot empty(long monotonicNanos) {
+    return new CensusSnapshot(monotonicNanos, 0, 0, 0, 0, 0, 0, 0,
+        DirectionCensus.empty(Direction.DOWNLOAD), DirectionCensus.empty(Direction.UPLOAD), List.of());
+  }
+
+  /** True when the rates describe an interval (false on the first sample after start). */
+  public boolean hasRates() {
+    return intervalSeconds > 0;
+  }
+
+  /** The census of one direction. */
+  public DirectionCensus direction(Direction d) {
+    return d == Direction.DOWNLOAD ? download : upload;
+  }
+}

@@ -1,0 +1,96 @@
+package dev.headroom.sample.census;
+
+import java.util.Arrays;
+
+/**
+ * How many tunnels moved how fast in one direction during one sample interval, in fixed log-spaced
+ * buckets (1-2.5-5 per decade, 1 kB/s to 1 GB/s), suitable for a Prometheus histogram: bucket bounds
+ * never change, so series never churn. Counts here are per bucket, not cumulative;
+ * {@link #cumulativeCount(int)} gives the Prometheus {@code le} view.
+ *
+ * <p>Usage: {@code for (int i = 0; i < h.bucketCount(); i++) emit(h.upperBound(i), h.cumulativeCount(i));}
+ */
+public final class RateHistogram {
+
+  /** Upper bounds in bytes per second; a last implicit +Inf bucket follows. 5 Mbit/s = 625 kB/s. */
+  static final double[] UPPER_BOUNDS = {
+      1e3, 2.5e3, 5e3,
+      1e4, 2.5e4, 5e4,
+      1e5, 2.5e5, 5e5,
+      1e6, 2.5e6, 5e6,
+      1e7, 2.5e7, 5e7,
+      1e8, 2.5e8, 5e8,
+      1e9,
+  };
+
+  private final long[] counts;
+  private final double sum;
+  private final long count;
+
+  RateHistogram(long[] counts, double sum) {
+    if (counts.length != UPPER_BOUNDS.length + 1) {
+      throw new IllegalArgumentException("expected " + (UPPER_BOUNDS.length + 1) + " buckets, got " + counts.length);
+    }
+    this.counts = counts.clone();
+    this.sum = sum;
+    long c = 0;
+    for (long n : counts) {
+      c += n;
+    }
+    this.count = c;
+  }
+
+  static RateHistogram empty() {
+    return new RateHistogram(new long[UPPER_BOUNDS.length + 1], 0);
+  }
+
+  /** The bucket a rate falls in: the first bound {@code >=} the rate (Prometheus {@code le}). */
+  static int bucketOf(double bytesPerSecond) {
+    int i = Arrays.binarySearch(UPPER_BOUNDS, bytesPerSecond);
+    return i >= 0 ? i : -i - 1;
+  }
+
+  /** The fixed upper bounds, bytes per second, without +Inf. */
+  public static double[] upperBounds() {
+    return UPPER_BOUNDS.clone();
+  }
+
+  /** Number of buckets including the +Inf one. */
+  public int bucketCount() {
+    return counts.length;
+  }
+
+  /** Upper bound of bucket {@code i}; {@code +Inf} for the last. */
+  public double upperBound(int i) {
+    return i < UPPER_BOUNDS.length ? UPPER_BOUNDS[i] : Double.POSITIVE_INFINITY;
+  }
+
+  /** Tunnels in bucket {@code i} alone. */
+  public long countInBucket(int i) {
+    return counts[i];
+  }
+
+  /** Tunnels at or below {@link #upperBound(int)}. */
+  public long cumulativeCount(int i) {
+    long c = 0;
+    for (int j = 0; j <= i; j++) {
+      c += counts[j];
+    }
+    return c;
+  }
+
+  /** Tunnels observed. */
+  public long count() {
+    return count;
+  }
+
+  /** Sum of the observed rates, bytes per second. */
+  public double sum() {
+    return sum;
+  }
+
+  @Override
+  public String toString() {
+    return "RateHistogram{count=" + count + ", sum=" + sum + ", buckets=" + Arrays.toString(counts) + "}";
+  }
+}

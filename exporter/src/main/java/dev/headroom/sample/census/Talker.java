@@ -1,0 +1,28 @@
+package dev.headroom.sample.census;
+
+/**
+ * One of the busiest tunnels, for the status page and {@code check} only: it names a device (key prefix
+ * and outer address) and must never become a metric label.
+ *
+ * <p>Usage: {@code "%s %s %.0f B/s".formatted(t.key(), t.endpoint(), t.downloadBytesPerSecond())}
+ *
+ * @param key the first 8 characters of the peer's base64 public key and an ellipsis
+ * @param endpoint outer address of the device, or null when unknown
+ * @param downloadBytesPerSecond to the device (WireGuard tx) over the last interval
+ * @param uploadBytesPerSecond from the device (WireGuard rx) over the last interval
+ * @param handshakeAgeSeconds seconds since its last handshake, -1 when never
+ * @param active whether it counts as an active user
+ */
+public record Talker(
+    String key,
+    String endpoint,
+    double downloadBytesPerSecond,
+    double uploadBytesPerSecond,
+    long handshakeAgeSeconds,
+    boolean active) {
+
+  /** Both directions together. */
+  public double totalBytesPerSecond() {
+    return downloadBytesPerSecond + uploadBytesPerSecond;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.headroom.cmd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.testing.FixtureTree;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+  @TempDir Path dir;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) throws Exception {
+    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void badFlagExitsTwoNamingIt() throws Exception {
+    assertEquals(2, run("--sample.interval=soon"));
+    assertTrue(err().contains("sample.interval") && err().contains("soon"), err());
+  }
+
+  @Test
+  void unknownCommandExitsTwo() throws Exception {
+    assertEquals(2, run("frobnicate"));
+    assertTrue(err().contains("frobnicate"), err());
+  }
+
+  @Test
+  void helpListsEveryFlag() throws Exception {
+    assertEquals(0, run("--help"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--web.listen-address"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--underlay.line-rate"));
+  }
+
+  @Test
+  void checkWithoutTunnelExitsOneWithAClearMessage() throws Exception {
+    FixtureTree t = FixtureTree.copy("notunnel", dir);
+    assertEquals(1, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+        "--sample.interval=100ms", "--check.duration=300ms"));
+    assertTrue(err().contains("no tunnel interface 'wt0'"), err());
+  }
+
+  @Test
+  void checkPrintsTheReadingInWords() throws Exception {
+    FixtureTree t = FixtureTree.copy("kernel", dir);
+    assertEquals(0, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+        "--sample.interval=100ms", "--check.duration=300ms"));
+    String o = out.toString(StandardCharsets.UTF_8);
+    assertTrue(o.contains("kernel datapath"), o);
+    assertTrue(o.contains("download"), o);
+    assertTrue(o.contains("Underlay eth0"), o);
+  }
+
+  @Test
+  void portInUseIsAClearErrorNotAStackTrace() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      FixtureTree t = FixtureTree.copy("kernel", dir);
+      assertEquals(1, run("--web.listen-address=127.0.0.1:" + taken.getLocalPort(), "--path.sysfs=" + t.sys(),
+          "--path.procfs=" + t.proc()));
+      assertTrue(err().contains("cannot serve on 127.0.0.1:" + taken.getLocalPort()), err());
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.headroom.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigParserTest {
+  @TempDir Path dir;
+
+  @Test
+  void noArgumentsGiveWorkingDefaults() throws Exception {
+    Config c = ConfigParser.parse(new String[0]).config();
+    assertEquals(10170, c.listenPort());
+    assertEquals("", c.listenHost());
+    assertEquals("/metrics", c.telemetryPath());
+    assertEquals("wt0", c.tunnelInterface());
+    assertEquals(Optional.empty(), c.underlayInterface());
+    assertEquals(Duration.ofSeconds(1), c.sampleInterval());
+    assertEquals(Path.of("/sys"), c.sysfs());
+    assertEquals(List.of("netbird", "wireguard-go"), c.datapathProcesses());
+  }
+
+  @Test
+  void flagsInBothSpellings() throws Exception {
+    Config c = ConfigParser.parse(new String[] {"--tunnel.interface", "wt1", "--underlay.line-rate=200mbit",
+        "--web.listen-address=127.0.0.1:9999"}).config();
+    assertEquals("wt1", c.tunnelInterface());
+    assertEquals(25_000_000, c.underlayLineRate().getAsDouble(), 1e-6);
+    assertEquals("127.0.0.1", c.listenHost());
+    assertEquals(9999, c.listenPort());
+  }
+
+  @Test
+  void unknownFlagIsNamedWithASuggestion() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigParser.parse(new String[] {"--tunnel.interfce=wt0"}));
+    assertTrue(e.getMessage().contains("--tunnel.interfce"), e.getMessage());
+    assertTrue(e.getMessage().contains("tunnel.interface"), e.getMessage());
+  }
+
+  @Test
+  void badValuesNameTheKeyAndTheProblem() {
+    assertMessage(new String[] {"--sample.interval=0s"}, "sample.interval");
+    assertMessage(new String[] {"--sample.interval=fast"}, "not a duration");
+    assertMessage(new String[] {"--underlay.line-rate=10"}, "unit");
+    assertMessage(new String[] {"--web.listen-address=10170"}, "needs a port");
+    assertMessage(new String[] {"--web.listen-address=:99999"}, "outside");
+    assertMessage(new String[] {"--cpu.saturation=1.5"}, "cpu.saturation");
+    assertMessage(new String[] {"--tunnel.interface=a/b"}, "interface name");
+    assertMessage(new String[] {"--underlay.interface=wt0"}, "tunnel itself");
+    assertMessage(new String[] {"--tunnel.interface"}, "needs a value");
+    assertMessage(new String[] {"--sample.interval=10s", "--sample.peak-window=5s"}, "shorter");
+  }
+
+  @Test
+  void yamlFileIsReadAndFlagsWin() throws Exception {
+    Path f = dir.resolve("headroom.yml");
+    Files.writeString(f, "tunnel:\n  interface: wt5\nunderlay.line-rate: 10gbit\nlabels:\n  network: dc-east\n"
+        + "datapath.process: [netbird]\n");
+    Config c = ConfigParser.parse(new String[] {"--config.file=" + f, "--tunnel.interface=wt6"}).config();
+    assertEquals("wt6", c.tunnelInterface());
+    assertEquals(1.25e9, c.underlayLineRate().getAsDouble(), 1);
+    assertEquals("dc-east", c.network());
+    assertEquals(List.of("netbird"), c.datapathProcesses());
+  }
+
+  @Test
+  void yamlUnknownKeyIsNamedWithTheFile() throws Exception {
+    Path f = dir.resolve("bad.yml");
+    Files.writeString(f, "tunnel.interface: wt0\nsample.intervall: 2s\n");
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigParser.parse(new String[] {"--config.file=" + f}));
+    assertTrue(e.getMessage().contains("sample.intervall") && e.getMessage().contains(f.toString()), e.getMessage());
+  }
+
+  @Test
+  void yamlThatIsNotAMapOrNotYamlIsRejected() throws Exception {
+    Path list = dir.resolve("list.yml");
+    Files.writeString(list, "- a\n- b\n");
+    assertMessage(new String[] {"--config.file=" + list}, "map");
+    Path broken = dir.resolve("broken.yml");
+    Files.writeString(broken, "tunnel.interface: [wt0\n");
+    assertMessage(new String[] {"--config.file=" + broken}, "not valid YAML");
+    assertMessage(new String[] {"--config.file=" + dir.resolve("missing.yml")}, "cannot read");
+  }
+
+  @Test
+  void bitRatesInTheUsualSpellings() throws Exception {
+    assertEquals(312_500_000, Units.bitRateToBytes("2.5gbit", "k"), 1e-3);
+    assertEquals(1.25e9, Units.bitRateToBytes("10Gbps", "k"), 1e-3);
+    assertEquals(125_000, Units.bitRateToBytes("1mbit", "k"), 1e-3);
+  }
+
+  private static void assertMessage(String[] args, String fragment) {
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigParser.parse(args), String.join(" ", args));
+    assertTrue(e.getMessage().contains(fragment), "'" + e.getMessage() + "' should mention " + fragment);
+  }
+}

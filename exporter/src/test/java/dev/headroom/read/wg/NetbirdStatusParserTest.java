@@ -1,0 +1,90 @@
+package dev.headroom.read.wg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.json.JsonParser.JsonParseException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NetbirdStatusParserTest {
+
+  @Test
+  void currentClientCountsP2pRelayedAndLatencies() {
+    NetbirdStatus s = NetbirdStatusParser.parse(Fixtures.read("netbird-status-v0.5x.json"));
+    assertEquals(5, s.peersTotal());
+    assertEquals(3, s.peersConnected());
+    assertEquals(2, s.p2p());
+    assertEquals(1, s.relayed());
+    assertEquals(0, s.connectedUnknownType());
+    // 18.42 ms and 64.88 ms; the third connected peer reports 0 = not measured yet, and is left out.
+    assertEquals(List.of(0.018420301, 0.064880123), s.latencySeconds());
+    assertEquals(0.064880123, s.latencyMaxSeconds().getAsDouble(), 1e-12);
+    assertEquals((0.018420301 + 0.064880123) / 2, s.latencyMeanSeconds().getAsDouble(), 1e-12);
+    assertTrue(s.usesKernelInterface());
+    assertEquals("100.90.0.1/16", s.netbirdIp());
+    assertEquals("0.59.5", s.daemonVersion());
+  }
+
+  @Test
+  void olderClientWithoutLatencyAndWithStaleConnectionTypeOnDisconnectedPeers() {
+    NetbirdStatus s = NetbirdStatusParser.parse(Fixtures.read("netbird-status-v0.2x.json"));
+    assertEquals(4, s.peersTotal());
+    assertEquals(2, s.peersConnected());
+    assertEquals(1, s.p2p());
+    // The Disconnected peer carrying a stale "Relayed" is not counted.
+    assertEquals(1, s.relayed());
+    assertEquals(List.of(), s.latencySeconds());
+    assertFalse(s.latencyMeanSeconds().isPresent());
+    assertFalse(s.usesKernelInterface());
+    assertEquals("0.23.1", s.daemonVersion());
+  }
+
+  @Test
+  void unenrolledDaemonHasNoPeers() {
+    NetbirdStatus s = NetbirdStatusParser.parse(Fixtures.read("netbird-status-unenrolled.json"));
+    assertEquals(0, s.peersTotal());
+    assertEquals(0, s.peersConnected());
+    assertEquals("", s.netbirdIp());
+  }
+
+  @Test
+  void withoutConnectionTypeDirectTrueIsP2pAndDirectFalseStaysUnknown() {
+    String json = "{\"peers\":{\"details\":["
+        + "{\"status\":\"Connected\",\"direct\":true},"
+        + "{\"status\":\"Connected\",\"direct\":false},"
+        + "{\"status\":\"Disconnected\",\"direct\":true}]}}";
+    NetbirdStatus s = NetbirdStatusParser.parse(json);
+    // total and connected missing: counted from the details.
+    assertEquals(3, s.peersTotal());
+    assertEquals(2, s.peersConnected());
+    assertEquals(1, s.p2p());
+    assertEquals(0, s.relayed());
+    assertEquals(1, s.connectedUnknownType());
+  }
+
+  @Test
+  void theNeedsLoginTextIsNotJsonAndSaysSo() {
+    JsonParseException e = assertThrows(JsonParseException.class,
+        () -> NetbirdStatusParser.parse(Fixtures.read("netbird-status-needs-login.txt")));
+    assertTrue(e.getMessage().contains("line 1, column 1"), e.getMessage());
+  }
+
+  @Test
+  void wrongShapesNameTheField() {
+    IllegalArgumentException peers = assertThrows(IllegalArgumentException.class,
+        () -> NetbirdStatusParser.parse("{\"peers\":[]}"));
+    assertTrue(peers.getMessage().contains("peers is array, expected an object"), peers.getMessage());
+    IllegalArgumentException latency = assertThrows(IllegalArgumentException.class,
+        () -> NetbirdStatusParser.parse("{\"peers\":{\"details\":[{\"status\":\"Connected\",\"latency\":\"12ms\"}]}}"));
+    assertTrue(latency.getMessage().contains("peers.details[0].latency is string"), latency.getMessage());
+    IllegalArgumentException total = assertThrows(IllegalArgumentException.class,
+        () -> NetbirdStatusParser.parse("{\"peers\":{\"total\":-1}}"));
+    assertTrue(total.getMessage().contains("peers.total"), total.getMessage());
+    IllegalArgumentException detail = assertThrows(IllegalArgumentException.class,
+        () -> NetbirdStatusParser.parse("{\"peers\":{\"details\":[42]}}"));
+    assertTrue(detail.getMessage().contains("peers.details[0] is number"), detail.getMessage());
+  }
+}

@@ -1,0 +1,228 @@
+package dev.headroom.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.testing.FakeClock;
+import dev.headroom.testing.FixtureTree;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real readers and sampler driven over fixture trees, with a clock the test moves. */
+class SamplerFixtureTest {
+  @TempDir Path dir;
+  private final FakeClock clock = new FakeClock();
+
+  private Sampler sampler(FixtureTree t, OptionalDouble lineRate) {
+    SamplerSettings s = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), lineRate,
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"));
+    return new Sampler(s, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
+  }
+
+  @Test
+  void downloadIsTunnelTransmitAndUploadIsReceive() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    assertFalse(s.sample().complete());
+    t.traffic("wt0", 250_000_000, 200_000, 50_000_000, 100_000);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertTrue(x.complete());
+    assertEquals(250_000_000, x.throughput(Direction.DOWNLOAD), 1e-6);
+    assertEquals(50_000_000, x.throughput(Direction.UPLOAD), 1e-6);
+    assertEquals(1250, x.meanPacketSize(Direction.DOWNLOAD), 1e-9);
+    assertEquals(500, x.meanPacketSize(Direction.UPLOAD), 1e-9);
+  }
+
+  @Test
+  void underlayIsTheDefaultRouteNicAndItsSpeedIsTheLineRate() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.traffic("eth0", 625_000_000, 500_000, 125_000_000, 100_000);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals("eth0", x.underlay().name());
+    assertEquals("sysfs", x.lineRateSource());
+    assertEquals(1.25e9, x.lineRateBytesPerSecond(), 1);
+    assertEquals(0.5, x.underlayUtilization(Direction.DOWNLOAD), 1e-9);
+    assertEquals(0.1, x.underlayUtilization(Direction.UPLOAD), 1e-9);
+  }
+
+  @Test
+  void configuredLineRateBeatsSysfs() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.of(25_000_000));
+    s.sample();
+    t.traffic("eth0", 25_000_000, 20_000, 0, 0);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals("config", x.lineRateSource());
+    assertEquals(1.0, x.underlayUtilization(Direction.DOWNLOAD), 1e-9);
+  }
+
+  @Test
+  void datapathIsDetectedForEachTree() {
+    assertEquals(Datapath.KERNEL, sampler(FixtureTree.copy("kernel", dir.resolve("k")), OptionalDouble.empty()).sample().datapath());
+    assertEquals(Datapath.USERSPACE, sampler(FixtureTree.copy("userspace", dir.resolve("u")), OptionalDouble.empty()).sample().datapath());
+    assertEquals(Datapath.ABSENT, sampler(FixtureTree.copy("notunnel", dir.resolve("n")), OptionalDouble.empty()).sample().datapath());
+  }
+
+  @Test
+  void userspaceDatapathCpuIsTheProcessHoldingTheTun() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    // netbird (pid 4242) holds wt0; wireguard-go (4300) holds another TUN and must not count.
+    bumpProcess(t, 4242, 60, 15); // 0.75 s of CPU in ticks
+    bumpProcess(t, 4300, 500, 500);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals(0.75, x.datapathCores(), 1e-9);
+    assertTrue(x.datapathDescription().contains("4242"), x.datapathDescription());
+  }
+
+  @Test
+  void kernelDatapathCpuIsItsThreadsPlusSoftirq() {
+    FixtureTree t = FixtureTree.copy("kernel", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    bumpProcess(t, 311, 0, 20);  // napi/wt0-0: 0.2 s
+    bumpProcess(t, 312, 0, 30);  // wg-crypt-wt0 kworker: 0.3 s
+    t.addCpuTicks(0, 0, 0, 0, 50, 0, 0, 50, 0); // 0.5 s softirq on cpu0
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals(1.0, x.datapathCores(), 1e-9);
+  }
+
+  @Test
+  void busyRatioHottestAndSaturatedCores() {
+    FixtureTree t = FixtureTree.copy("kernel", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.addCpuTicks(0, 30, 0, 20, 0, 0, 0, 50, 0);   // 100% busy, half in softirq
+    t.addCpuTicks(1, 10, 0, 0, 90, 0, 0, 0, 0);    // 10%
+    t.addCpuTicks(2, 0, 0, 0, 80, 20, 0, 0, 0);    // iowait is not busy
+    t.addCpuTicks(3, 45, 0, 0, 5, 0, 0, 0, 50);    // 95% with steal
+    t.traffic("wt0", 1_000_000_000, 800_000, 0, 0);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals(List.of(1.0, 0.1, 0.0, 0.95), x.cores().stream().map(Core::busy).toList());
+    assertEquals(0, x.hottestCore().cpu());
+    assertEquals(2, x.saturatedCores(0.9));
+    // 0.85 s user, 0.2 s system, 0.5 s softirq for 1 GB.
+    assertEquals(0.85, x.cpuPerGigabyte().user(), 1e-9);
+    assertEquals(0.2, x.cpuPerGigabyte().system(), 1e-9);
+    assertEquals(0.5, x.cpuPerGigabyte().softirq(), 1e-9);
+  }
+
+  @Test
+  void cpuPerGigabyteIsAbsentWhenTheTunnelIsIdle() {
+    FixtureTree t = FixtureTree.copy("kernel", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.addCpuTicks(0, 50, 0, 0, 50, 0, 0, 0, 0);
+    clock.advanceSeconds(1);
+    assertNull(s.sample().cpuPerGigabyte());
+  }
+
+  @Test
+  void offlineCoreIsKeyedByRealIdAndComesBackWithoutASpike() {
+    FixtureTree t = FixtureTree.copy("offline-cpu", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.addCpuTicks(3, 100, 0, 0, 0, 0, 0, 0, 0);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals(List.of(0, 1, 3), x.cores().stream().filter(Core::online).map(Core::cpu).toList());
+    assertEquals(1.0, x.cores().stream().filter(c -> c.cpu() == 3).findFirst().orElseThrow().busy());
+    assertEquals(3, x.onlineCores());
+
+    // cpu3 goes offline: it is reported offline, the others keep their ids.
+    t.setOffline(3, "0-1");
+    clock.advanceSeconds(1);
+    x = s.sample();
+    assertEquals(List.of(0, 1), x.cores().stream().filter(Core::online).map(Core::cpu).toList());
+    assertFalse(x.cores().stream().filter(c -> c.cpu() == 3).findFirst().orElseThrow().online());
+
+    // cpu2 and cpu3 come back with large since-boot times: first interval is a baseline, not 100%.
+    t.setOnline(2, "0-2", 500000, 0, 1000, 2000000, 0, 0, 0, 0, 0, 0);
+    t.setOnline(3, "0-3", 600000, 0, 1000, 2000000, 0, 0, 0, 0, 0, 0);
+    clock.advanceSeconds(1);
+    x = s.sample();
+    assertEquals(4, x.onlineCores());
+    assertTrue(x.cores().stream().allMatch(c -> c.busy() <= 1.0 && c.busy() >= 0));
+    assertEquals(0.0, x.cores().stream().filter(c -> c.cpu() == 2).findFirst().orElseThrow().busy());
+    t.addCpuTicks(2, 25, 0, 0, 75, 0, 0, 0, 0);
+    clock.advanceSeconds(1);
+    x = s.sample();
+    assertEquals(0.25, x.cores().stream().filter(c -> c.cpu() == 2).findFirst().orElseThrow().busy(), 1e-9);
+  }
+
+  @Test
+  void aCorruptCounterFailsOnlyItsSourceAndIsCountedOnce() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.write(t.netFile("wt0", "statistics/tx_bytes"), "garbage\n");
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertFalse(x.source("tunnel").up());
+    assertEquals(1, x.source("tunnel").errors());
+    assertTrue(x.source("tunnel").lastError().contains("tx_bytes"), x.source("tunnel").lastError());
+    assertTrue(x.source("cpu").up());
+    assertTrue(x.source("underlay").up());
+    assertNotNull(x.hottestCore());
+  }
+
+  @Test
+  void missingStatisticsFileIsAnErrorNamingIt() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    try {
+      java.nio.file.Files.delete(t.netFile("wt0", "statistics/rx_dropped"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Sample x = s.sample();
+    assertFalse(x.source("tunnel").up());
+    assertTrue(x.source("tunnel").lastError().contains("rx_dropped"), x.source("tunnel").lastError());
+  }
+
+  @Test
+  void tunnelRecreatedBetweenSamplesGivesNoNegativeRateAndNoSpike() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.traffic("wt0", 100_000_000, 80_000, 0, 0);
+    clock.advanceSeconds(1);
+    assertEquals(100_000_000, s.sample().throughput(Direction.DOWNLOAD), 1e-6);
+    t.recreateInterface("wt0", 31);
+    t.traffic("wt0", 40_000_000, 32_000, 0, 0);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals(40_000_000, x.throughput(Direction.DOWNLOAD), 1e-6);
+    assertEquals(1, x.tunnelTraffic().restarts());
+    assertEquals(140_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+  }
+
+  private static void bumpProcess(FixtureTree t, int pid, long utime, long stime) {
+    Path stat = t.proc().resolve(pid + "/stat");
+    String s = t.read(stat);
+    int close = s.lastIndexOf(')');
+    String[] rest = s.substring(close + 2).split(" ");
+    rest[11] = Long.toString(Long.parseLong(rest[11]) + utime);
+    rest[12] = Long.toString(Long.parseLong(rest[12]) + stime);
+    t.write(stat, s.substring(0, close + 2) + String.join(" ", rest));
+  }
+}

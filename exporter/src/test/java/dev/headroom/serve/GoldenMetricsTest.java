@@ -1,0 +1,82 @@
+package dev.headroom.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.Sampler;
+import dev.headroom.sample.SamplerSettings;
+import dev.headroom.testing.FakeClock;
+import dev.headroom.testing.FixtureTree;
+import dev.headroom.testing.Tools;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole {@code /metrics} text for each fixture peer after the same second of traffic, against a golden
+ * file; and promtool's lint of that text. Regenerate with {@code -Dheadroom.golden.update=true} and review
+ * the diff.
+ */
+class GoldenMetricsTest {
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"kernel", "userspace", "notunnel", "offline-cpu"})
+  void wholeMetricsOutputMatchesGolden(String fixture) throws IOException {
+    String text = render(fixture);
+    Path golden = Path.of("src/test/resources/golden", fixture + ".prom");
+    if (Boolean.getBoolean("headroom.golden.update")) {
+      Files.createDirectories(golden.getParent());
+      Files.writeString(golden, text);
+    }
+    assertEquals(Files.readString(golden), text, "metrics of fixture " + fixture + " differ from " + golden);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"kernel", "userspace", "notunnel", "offline-cpu"})
+  void promtoolFindsNothingToLint(String fixture) throws IOException {
+    assertEquals("", Tools.promtoolCheckMetrics(render(fixture)));
+  }
+
+  private String render(String fixture) throws IOException {
+    FixtureTree t = FixtureTree.copy(fixture, dir.resolve(fixture));
+    FakeClock clock = new FakeClock();
+    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
+        fixture.equals("kernel") ? OptionalDouble.of(1.25e9) : OptionalDouble.empty(),
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"));
+    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
+    sampler.sample();
+    if (!fixture.equals("notunnel")) {
+      t.traffic("wt0", 312_500_000, 250_000, 62_500_000, 100_000);
+    }
+    t.traffic("eth0", 330_000_000, 250_500, 66_000_000, 100_200);
+    int[] cpus = fixture.equals("offline-cpu") ? new int[] {0, 1, 3} : new int[] {0, 1, 2, 3};
+    for (int c : cpus) {
+      t.addCpuTicks(c, 20 + c * 10, 0, 10, 60 - c * 10, 0, 0, 10, 0);
+    }
+    clock.advanceSeconds(1);
+    Sample s = sampler.sample();
+    Published p = new Published(s, new Published.ScrapePeaks(
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)));
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(new HeadroomCollector(() -> p,
+        new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9)));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.ALLOW_UTF8);
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}
