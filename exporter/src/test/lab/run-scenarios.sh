@@ -56,7 +56,7 @@ for t in java python3 prometheus promtool iperf3 stress-ng taskset tc wireguard-
 done
 
 mkdir -p "$OUT/pids"
-rm -f "$OUT"/pids/*.pid "$OUT/report.txt"
+rm -rf "$OUT"/pids/*.pid "$OUT/report.txt" "$OUT"/*.log "$OUT"/prometheus-*
 
 if [[ ! -f $JAR ]]; then
   echo "lab: building $JAR" >&2

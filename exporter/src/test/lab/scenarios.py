@@ -59,8 +59,8 @@ class Procs:
         self.out = out
         self.procs = {}
 
-    def start(self, name, argv, log_name=None):
-        logf = open(os.path.join(self.out, (log_name or name) + ".log"), "ab")
+    def start(self, name, argv, log_name=None, append=False):
+        logf = open(os.path.join(self.out, (log_name or name) + ".log"), "ab" if append else "wb")
         p = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         logf.close()
         self.procs[name] = p
@@ -275,7 +275,7 @@ class Lab:
                 f"--profile.file={os.path.join(self.out, 'no-such-ceiling.properties')}",
                 "--labels.network=lab", "--labels.site=lab"]
         log("headroom: " + " ".join(argv))
-        self.procs.start("headroom", argv)
+        self.procs.start("headroom", argv, append=True)
         _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, 40)
         if ready_status() != 200:
             raise ScenarioError(f"headroom not ready within 40 s (see {self.out}/headroom.log)")
