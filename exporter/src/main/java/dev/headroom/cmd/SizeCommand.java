@@ -1,13 +1,268 @@
 package dev.headroom.cmd;
 
-import java.io.PrintStream;
+import static dev.headroom.judge.Units.num;
 
-/** Placeholder until the sizing calculator lands. Usage: {@code SizeCommand.run(args, out, err)}. */
+import dev.headroom.judge.MeasuredProfile;
+import dev.headroom.judge.ProfileFile;
+import dev.headroom.judge.ReferenceProfile;
+import dev.headroom.judge.Units;
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * {@code headroom size}: the four-step sizing method as a calculator. Peak demand = active users x per-user rate;
+ * active peers = ceil(peak / one peer's capacity in the direction users use); each active peer gets its own
+ * Network exposing the same resources, with {@code --peers-per-network} (default 2) routing peers for failover.
+ *
+ * <p>Usage: {@code headroom size --active-users 3000 --per-user-mbps 10 --direction download --vcpus 16}
+ *
+ * <p>Exit codes: 0 sized; 1 the profile file could not be used; 2 bad flags.
+ */
 public final class SizeCommand {
   private SizeCommand() {}
 
+  static final String USAGE = """
+      usage: headroom size --active-users N --per-user-mbps X [--direction download|upload]
+                           (--vcpus N [--datapath kernel|userspace] | --capacity-gbps X | --profile-file PATH)
+                           [--peers-per-network N]
+
+        --active-users N       users active at the busiest time (not enrolled users)
+        --per-user-mbps X      what one active user pulls (download) or pushes (upload), in Mbps
+        --direction D          download (users pull, the peer encrypts; default) or upload (the peer decrypts)
+        --vcpus N              size from the built-in reference table for a peer of N vCPUs
+        --datapath D           with --vcpus: kernel (default) or userspace (wireguard-go)
+        --capacity-gbps X      one peer's capacity in that direction, in Gbps, as you measured it
+        --profile-file PATH    one peer's capacity from a file written by `headroom profile`
+        --peers-per-network N  routing peers per Network for failover (default 2)
+      """;
+
+  /** Share of a peer's capacity at which the near-ceiling alert warns. */
+  static final double NEAR_CEILING = 0.80;
+
+  private static final Set<String> FLAGS = Set.of("--active-users", "--per-user-mbps", "--direction", "--vcpus",
+      "--datapath", "--capacity-gbps", "--profile-file", "--peers-per-network");
+
+  /** Bad flags: printed with the usage, exit code 2. */
+  static final class UsageException extends Exception {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /** Runs the calculator; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    err.println("headroom size: not available in this build");
-    return 2;
+    Map<String, String> flags;
+    try {
+      flags = parse(args);
+    } catch (UsageException e) {
+      err.println("headroom size: " + e.getMessage());
+      err.print(USAGE);
+      return 2;
+    }
+    if (flags.containsKey("--help")) {
+      out.print(USAGE);
+      return 0;
+    }
+    try {
+      return size(flags, out, err);
+    } catch (UsageException e) {
+      err.println("headroom size: " + e.getMessage());
+      err.print(USAGE);
+      return 2;
+    }
+  }
+
+  static Map<String, String> parse(String[] args) throws UsageException {
+    Map<String, String> flags = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--help") || a.equals("-h")) {
+        flags.put("--help", "");
+        continue;
+      }
+      String name = a;
+      String value = null;
+      int eq = a.indexOf('=');
+      if (a.startsWith("--") && eq > 0) {
+        name = a.substring(0, eq);
+        value = a.substring(eq + 1);
+      }
+      if (!FLAGS.contains(name)) {
+        throw new UsageException("unknown flag '" + a + "'");
+      }
+      if (value == null) {
+        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+          throw new UsageException(name + " needs a value");
+        }
+        value = args[++i];
+      }
+      if (flags.put(name, value) != null) {
+        throw new UsageException(name + " given twice");
+      }
+    }
+    return flags;
+  }
+
+  private static int size(Map<String, String> f, PrintStream out, PrintStream err) throws UsageException {
+    long users = wholeNumber(f, "--active-users", 0, true);
+    double perUserMbps = positiveNumber(f, "--per-user-mbps", true);
+    Direction direction = direction(f.getOrDefault("--direction", "download"));
+    long perNetwork = f.containsKey("--peers-per-network") ? wholeNumber(f, "--peers-per-network", 1, false) : 2;
+
+    int sources = (f.containsKey("--vcpus") ? 1 : 0) + (f.containsKey("--capacity-gbps") ? 1 : 0)
+        + (f.containsKey("--profile-file") ? 1 : 0);
+    if (sources != 1) {
+      throw new UsageException("give exactly one of --vcpus, --capacity-gbps, --profile-file"
+          + (sources == 0 ? " (where one peer's capacity comes from)" : ""));
+    }
+    if (f.containsKey("--datapath") && !f.containsKey("--vcpus")) {
+      throw new UsageException("--datapath only applies with --vcpus");
+    }
+
+    double capacityGbps;
+    String capacityBasis;
+    Datapath datapath = Datapath.KERNEL;
+    int vcpus = 0;
+    if (f.containsKey("--vcpus")) {
+      vcpus = (int) wholeNumber(f, "--vcpus", 1, false);
+      datapath = datapath(f.getOrDefault("--datapath", "kernel"));
+      capacityGbps = ReferenceProfile.tableGbps(datapath, vcpus, direction);
+      capacityBasis = ReferenceProfile.ceiling(datapath, vcpus, ReferenceProfile.BASE_MTU, OptionalDouble.empty(),
+          direction).basis() + "; expect about ±20 %";
+    } else if (f.containsKey("--capacity-gbps")) {
+      capacityGbps = positiveNumber(f, "--capacity-gbps", true);
+      capacityBasis = "as given";
+    } else {
+      Path path = Path.of(f.get("--profile-file"));
+      MeasuredProfile p;
+      try {
+        p = ProfileFile.read(path);
+      } catch (IOException e) {
+        err.println("headroom size: cannot use the profile file: " + e.getMessage());
+        return 1;
+      }
+      OptionalDouble c = p.ceiling(direction);
+      if (c.isEmpty()) {
+        err.println("headroom size: profile file " + path + " has no " + direction.label()
+            + " measurement; run `headroom profile` with " + direction.label() + " load, or give --capacity-gbps");
+        return 1;
+      }
+      capacityGbps = Units.gbps(c.getAsDouble());
+      capacityBasis = "measured: " + p.datapath().label() + " datapath, " + p.cores() + " cores, MTU "
+          + p.tunnelMtu() + ", limited by " + p.limit(direction).label();
+      datapath = p.datapath();
+      vcpus = p.cores();
+    }
+
+    double peakGbps = users * perUserMbps / 1000.0;
+    long active = (long) Math.ceil(peakGbps / capacityGbps - 1e-9);
+    String dir = direction.label();
+
+    out.println("Sizing routing peers for " + dir + (direction == Direction.DOWNLOAD
+        ? " (users pull; the peer encrypts)" : " (users push; the peer decrypts)"));
+    out.println("1. Peak demand: " + String.format(Locale.ROOT, "%,d", users) + " active users x "
+        + num(perUserMbps, 3) + " Mbps = " + num(peakGbps, 2) + " Gbps " + dir);
+    out.println("2. One peer carries " + num(capacityGbps, 2) + " Gbps " + dir + " (" + capacityBasis + ")");
+    out.println("3. Active peers: ceil(" + num(peakGbps, 2) + " / " + num(capacityGbps, 2) + ") = " + active);
+    if (active == 0) {
+      out.println("4. No throughput to carry: 1 Network x " + perNetwork + " peers = " + perNetwork
+          + " peers, for availability only (a Network keeps serving when one routing peer fails)");
+    } else {
+      double perNetworkGbps = peakGbps / active;
+      out.println("4. " + active + (active == 1 ? " Network" : " Networks") + " x " + perNetwork + " peers = "
+          + active * perNetwork + " peers, ~" + num(perNetworkGbps, 2) + " Gbps per Network ("
+          + Math.round(100 * perNetworkGbps / capacityGbps) + "% of one peer's " + num(capacityGbps, 2) + " Gbps)");
+    }
+    out.println("Each Network exposes the same resources; its routing peers fail over (or serve the nearest"
+        + " clients), they never share load; a policy splits client groups across the Networks.");
+    double load = active == 0 ? 0 : peakGbps / active / capacityGbps;
+    if (load > NEAR_CEILING) {
+      long roomy = (long) Math.ceil(peakGbps / (NEAR_CEILING * capacityGbps) - 1e-9);
+      out.println("Note: each Network would run at " + Math.round(100 * load) + "% of one peer, past the 80% at which"
+          + " HeadroomPeerNearCeiling warns; " + roomy + " Networks keep 20% headroom.");
+    }
+    if (perNetwork < 2) {
+      out.println("Note: 1 peer per Network has no failover; use 2 or more.");
+    }
+    if (perUserMbps / 1000.0 > capacityGbps) {
+      out.println("Note: one user's " + num(perUserMbps / 1000.0, 2) + " Gbps exceeds what one peer carries. One user"
+          + " is one tunnel, handled mostly on one core and topping out at a few Gbps; no number of Networks raises that.");
+    }
+    double largest = ReferenceProfile.tableGbps(datapath, 64, direction);
+    if (peakGbps > largest) {
+      out.println("Note: no single peer carries " + num(peakGbps, 2) + " Gbps " + dir + " (the largest reference peer,"
+          + " 64 vCPUs " + datapath.label() + ", carries " + num(largest, 2) + " Gbps): scaling out is the only way.");
+    }
+    if (direction == Direction.UPLOAD && datapath != Datapath.USERSPACE && active > 0) {
+      out.println("Note: upload (decryption) flattens at ~15 Gbps from 16 vCPUs; past 16 vCPUs add peers, not cores.");
+    } else if (direction == Direction.DOWNLOAD && datapath != Datapath.USERSPACE && vcpus > 16) {
+      out.println("Note: past 16 vCPUs download gains little (20 Gbps at 16, 31 Gbps at 64); 16-vCPU peers"
+          + " in more Networks usually cost less.");
+    }
+    if (datapath == Datapath.USERSPACE) {
+      out.println("Note: userspace WireGuard plateaus near 6.8 Gbps download and 3.7-4.4 Gbps upload from 4 vCPUs,"
+          + " using ~3-5 cores; kernel WireGuard carries several times more on the same peer.");
+    }
+    return 0;
+  }
+
+  private static long wholeNumber(Map<String, String> f, String name, long min, boolean required) throws UsageException {
+    String v = f.get(name);
+    if (v == null) {
+      throw new UsageException(name + " is required");
+    }
+    try {
+      long n = Long.parseLong(v.trim().replace("_", ""));
+      if (n < min) {
+        throw new UsageException(name + " must be " + (min == 0 ? "0 or more" : "at least " + min) + ", got " + v);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new UsageException(name + " must be a whole number, got '" + v + "'");
+    }
+  }
+
+  private static double positiveNumber(Map<String, String> f, String name, boolean required) throws UsageException {
+    String v = f.get(name);
+    if (v == null) {
+      throw new UsageException(name + " is required");
+    }
+    try {
+      double d = Double.parseDouble(v.trim());
+      if (!(d > 0) || Double.isInfinite(d)) {
+        throw new UsageException(name + " must be a positive number, got " + v);
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new UsageException(name + " must be a number, got '" + v + "'");
+    }
+  }
+
+  private static Direction direction(String v) throws UsageException {
+    for (Direction d : Direction.values()) {
+      if (d.label().equalsIgnoreCase(v.trim())) {
+        return d;
+      }
+    }
+    throw new UsageException("--direction must be download or upload, got '" + v + "'");
+  }
+
+  private static Datapath datapath(String v) throws UsageException {
+    String t = v.trim().toLowerCase(Locale.ROOT);
+    if (t.equals("kernel")) {
+      return Datapath.KERNEL;
+    }
+    if (t.equals("userspace")) {
+      return Datapath.USERSPACE;
+    }
+    throw new UsageException("--datapath must be kernel or userspace, got '" + v + "'");
   }
 }

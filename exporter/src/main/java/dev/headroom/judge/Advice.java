@@ -1,0 +1,32 @@
+package dev.headroom.judge;
+
+/**
+ * What the operator should do; the {@code advice} StateSet of {@code headroom_advice}. Several can hold at once.
+ *
+ * <p>Usage: {@code metrics.state("advice", a.label(), judgement.adviceSet().contains(a));}
+ */
+public enum Advice {
+  /** Nothing to do: set when no other advice holds. */
+  NONE("none"),
+  /** Give the peer more cores (CPU-bound below the ~16-core knee). */
+  SCALE_UP("scale_up"),
+  /** Add a peer in its own Network (more cores or a bigger NIC will not help enough). */
+  SCALE_OUT("scale_out"),
+  /** Let NetBird use kernel WireGuard: the userspace datapath is near its plateau. */
+  ENABLE_KERNEL_WIREGUARD("enable_kernel_wireguard"),
+  /** The underlay carries jumbo frames but the tunnel runs at the default 1280-byte MTU. */
+  RAISE_MTU("raise_mtu"),
+  /** The NIC is full while the CPU has room: a faster interface buys throughput. */
+  BIGGER_INTERFACE("bigger_interface");
+
+  private final String label;
+
+  Advice(String label) {
+    this.label = label;
+  }
+
+  /** The value used in metric labels and JSON. */
+  public String label() {
+    return label;
+  }
+}

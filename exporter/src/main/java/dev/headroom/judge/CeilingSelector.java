@@ -1,0 +1,53 @@
+package dev.headroom.judge;
+
+import dev.headroom.sample.Direction;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Picks the ceiling per direction, in order of trust: a measured profile that matches the peer's cores,
+ * datapath and MTU; then a configured ceiling; then the built-in {@link ReferenceProfile}.
+ *
+ * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, Direction.UPLOAD);}
+ */
+public final class CeilingSelector {
+  private CeilingSelector() {}
+
+  /** The ceiling for one direction. {@code profile} may be null (no profile file). */
+  public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config, Direction d) {
+    String skipped = "";
+    if (profile != null) {
+      OptionalDouble measured = profile.ceiling(d);
+      Optional<String> mismatch = profile.mismatch(o);
+      if (measured.isPresent() && mismatch.isEmpty()) {
+        StringBuilder basis = new StringBuilder("profile: measured ")
+            .append(Units.gbpsText(measured.getAsDouble()))
+            .append(" on this peer, ").append(profile.datapath().label()).append(" datapath, ")
+            .append(profile.cores()).append(" cores, MTU ").append(profile.tunnelMtu())
+            .append(", limited by ").append(profile.limit(d).label());
+        profile.when().ifPresent(t -> basis.append(", at ").append(t));
+        return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, basis.toString());
+      }
+      skipped = " (" + mismatch.orElse("profile has no " + d.label() + " measurement") + ")";
+    }
+    if (config != null && config.of(d).isPresent()) {
+      double v = config.of(d).getAsDouble();
+      return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped);
+    }
+    // Unknown online cores: the number of cores that reported busy ratios is the next best count.
+    int cores = o.onlineCores() > 0 ? o.onlineCores() : o.coreBusy().length;
+    Ceiling ref = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
+    return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped);
+  }
+
+  /** The ceilings for both directions. */
+  public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config) {
+    Map<Direction, Ceiling> m = new EnumMap<>(Direction.class);
+    for (Direction d : Direction.values()) {
+      m.put(d, select(o, profile, config, d));
+    }
+    return m;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.headroom.judge;
+
+/**
+ * Where a ceiling came from, in order of trust; the {@code source} StateSet of {@code headroom_ceiling_source}.
+ *
+ * <p>Usage: {@code metrics.state("source", s.label(), s == ceiling.source());}
+ */
+public enum CeilingSource {
+  /** Measured on this peer by {@code headroom profile} under the same cores, datapath and MTU. */
+  PROFILE("profile"),
+  /** Set by the operator ({@code --ceiling.download}, {@code --ceiling.upload}). */
+  CONFIG("config"),
+  /** The built-in reference tables, scaled to this peer's cores, datapath, MTU and NIC. */
+  REFERENCE("reference");
+
+  private final String label;
+
+  CeilingSource(String label) {
+    this.label = label;
+  }
+
+  /** The value used in metric labels and JSON. */
+  public String label() {
+    return label;
+  }
+}

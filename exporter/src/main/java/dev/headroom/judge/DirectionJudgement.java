@@ -1,0 +1,31 @@
+package dev.headroom.judge;
+
+import dev.headroom.sample.Direction;
+import java.util.Objects;
+
+/**
+ * The verdict for one direction: its rate against its ceiling, what limits it, and why in words.
+ *
+ * <p>Usage: {@code gauge.labelValues(j.direction().label()).set(j.utilization());}
+ *
+ * @param direction               download or upload
+ * @param throughputBytesPerSecond tunnel rate in this sample
+ * @param ceiling                 the ceiling in use
+ * @param utilization             throughput / ceiling
+ * @param verdict                 the settled verdict (after hysteresis)
+ * @param reason                  the verdict in words, with numbers
+ */
+public record DirectionJudgement(
+    Direction direction,
+    double throughputBytesPerSecond,
+    Ceiling ceiling,
+    double utilization,
+    Verdict verdict,
+    String reason) {
+  public DirectionJudgement {
+    Objects.requireNonNull(direction, "direction");
+    Objects.requireNonNull(ceiling, "ceiling");
+    Objects.requireNonNull(verdict, "verdict");
+    Objects.requireNonNull(reason, "reason");
+  }
+}

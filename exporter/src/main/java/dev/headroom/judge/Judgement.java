@@ -1,0 +1,49 @@
+package dev.headroom.judge;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The judge's answer for one sample: per direction ceiling, utilization and verdict, and the advice. Immutable,
+ * so the sampling thread can publish it to HTTP threads through a volatile field.
+ *
+ * <p>Usage: {@code Judgement j = classifier.observe(obs); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
+ *
+ * @param datapath   the datapath seen in the sample
+ * @param directions one entry per {@link Direction}
+ * @param advice     at least one item; exactly {@code none} when nothing else applies; ordered as {@link Advice}
+ */
+public record Judgement(Datapath datapath, Map<Direction, DirectionJudgement> directions, List<AdviceItem> advice) {
+  public Judgement {
+    Objects.requireNonNull(datapath, "datapath");
+    EnumMap<Direction, DirectionJudgement> m = new EnumMap<>(Direction.class);
+    m.putAll(directions);
+    if (m.size() != Direction.values().length) {
+      throw new IllegalArgumentException("a judgement needs every direction, got " + m.keySet());
+    }
+    directions = Collections.unmodifiableMap(m);
+    advice = List.copyOf(advice);
+    if (advice.isEmpty()) {
+      throw new IllegalArgumentException("advice must hold at least 'none'");
+    }
+  }
+
+  /** The judgement of one direction. */
+  public DirectionJudgement of(Direction d) {
+    return directions.get(d);
+  }
+
+  /** The advice as a set, for the StateSet. */
+  public Set<Advice> adviceSet() {
+    EnumSet<Advice> s = EnumSet.noneOf(Advice.class);
+    advice.forEach(a -> s.add(a.advice()));
+    return s;
+  }
+}

@@ -1,0 +1,88 @@
+package dev.headroom.judge;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Ceilings measured on this peer by {@code headroom profile}, and the conditions they hold under. A direction
+ * that was not measured has an empty ceiling.
+ *
+ * <p>Usage: {@code MeasuredProfile p = ProfileFile.read(path); p.ceiling(Direction.DOWNLOAD).ifPresent(...);}
+ *
+ * @param downloadBytesPerSecond measured download ceiling, inner bytes/s
+ * @param downloadLimit          what stopped download rising
+ * @param uploadBytesPerSecond   measured upload ceiling, inner bytes/s
+ * @param uploadLimit            what stopped upload rising
+ * @param cores                  online cores during the measurement
+ * @param datapath               datapath during the measurement
+ * @param tunnelMtu              tunnel MTU during the measurement
+ * @param measuredAt             when it was measured; may be null when the file did not say
+ */
+public record MeasuredProfile(
+    OptionalDouble downloadBytesPerSecond,
+    Limit downloadLimit,
+    OptionalDouble uploadBytesPerSecond,
+    Limit uploadLimit,
+    int cores,
+    Datapath datapath,
+    int tunnelMtu,
+    Instant measuredAt) {
+
+  public MeasuredProfile {
+    Objects.requireNonNull(downloadBytesPerSecond, "downloadBytesPerSecond");
+    Objects.requireNonNull(uploadBytesPerSecond, "uploadBytesPerSecond");
+    downloadLimit = downloadLimit == null ? Limit.UNKNOWN : downloadLimit;
+    uploadLimit = uploadLimit == null ? Limit.UNKNOWN : uploadLimit;
+    Objects.requireNonNull(datapath, "datapath");
+    if (downloadBytesPerSecond.isEmpty() && uploadBytesPerSecond.isEmpty()) {
+      throw new IllegalArgumentException("a profile needs a ceiling in at least one direction");
+    }
+    for (OptionalDouble v : new OptionalDouble[] {downloadBytesPerSecond, uploadBytesPerSecond}) {
+      if (v.isPresent() && !(v.getAsDouble() > 0 && Double.isFinite(v.getAsDouble()))) {
+        throw new IllegalArgumentException("a measured ceiling must be a positive number of bytes/s, got " + v);
+      }
+    }
+    if (cores < 1) {
+      throw new IllegalArgumentException("cores must be >= 1, got " + cores);
+    }
+    if (tunnelMtu < 1) {
+      throw new IllegalArgumentException("tunnelMtu must be positive, got " + tunnelMtu);
+    }
+  }
+
+  /** The measured ceiling in a direction, if that direction was measured. */
+  public OptionalDouble ceiling(Direction d) {
+    return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+  }
+
+  /** What stopped a direction rising. */
+  public Limit limit(Direction d) {
+    return d == Direction.DOWNLOAD ? downloadLimit : uploadLimit;
+  }
+
+  /** When it was measured, if the file said. */
+  public Optional<Instant> when() {
+    return Optional.ofNullable(measuredAt);
+  }
+
+  /**
+   * Why this profile does not describe the observed peer, or empty when it does: a profile measured with other
+   * cores, another datapath or another tunnel MTU is a different machine and falls back to config or reference.
+   */
+  public Optional<String> mismatch(Observation o) {
+    if (o.onlineCores() > 0 && o.onlineCores() != cores) {
+      return Optional.of("profile measured at " + cores + " cores, now " + o.onlineCores());
+    }
+    if (o.datapath() != Datapath.ABSENT && o.datapath() != datapath) {
+      return Optional.of("profile measured with " + datapath.label() + " datapath, now " + o.datapath().label());
+    }
+    if (o.tunnelMtu() != tunnelMtu) {
+      return Optional.of("profile measured at MTU " + tunnelMtu + ", now " + o.tunnelMtu());
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,231 @@
+package dev.headroom.judge;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * Everything the judge needs from one sample of the peer. Unknown values are {@code NaN} (underlay MTU: 0).
+ * Rates are bytes per second; ratios are 0..1; CPU is in cores.
+ *
+ * <p>Usage:
+ * <pre>{@code
+ * Observation o = Observation.builder(Datapath.KERNEL, 16)
+ *     .tunnelMtu(1280).underlayMtu(1500).lineRate(1.25e9)
+ *     .throughput(2.0e9, 0.4e9).underlayUtilization(0.85, 0.2)
+ *     .coreBusy(busyPerOnlineCore).datapathCpuCores(11.5)
+ *     .build();
+ * }</pre>
+ *
+ * @param datapath                which WireGuard datapath carries the tunnel
+ * @param onlineCores             online cores; 0 when unknown
+ * @param tunnelMtu               tunnel MTU in bytes (NetBird default 1280)
+ * @param underlayMtu             underlay MTU in bytes; 0 when unknown
+ * @param lineRateBytesPerSecond  underlay NIC line rate; NaN when unknown
+ * @param downloadBytesPerSecond  tunnel TX rate (users pull, the peer encrypts)
+ * @param uploadBytesPerSecond    tunnel RX rate (users push, the peer decrypts)
+ * @param underlayTransmitUtilization underlay transmit throughput / line rate; NaN when unknown
+ * @param underlayReceiveUtilization  underlay receive throughput / line rate; NaN when unknown
+ * @param coreBusy                busy ratio of each online core (a private copy; see {@link #coreBusy()})
+ * @param datapathCpuCores        CPU the datapath used over the interval, in cores; NaN when unknown
+ * @param datapathCpuLimitCores   cores the datapath process may use (affinity or cgroup quota); NaN when unknown
+ * @param hottestTunnelDownloadBytesPerSecond rate of the busiest single tunnel, download; NaN when unknown
+ * @param hottestTunnelUploadBytesPerSecond   rate of the busiest single tunnel, upload; NaN when unknown
+ */
+public record Observation(
+    Datapath datapath,
+    int onlineCores,
+    int tunnelMtu,
+    int underlayMtu,
+    double lineRateBytesPerSecond,
+    double downloadBytesPerSecond,
+    double uploadBytesPerSecond,
+    double underlayTransmitUtilization,
+    double underlayReceiveUtilization,
+    double[] coreBusy,
+    double datapathCpuCores,
+    double datapathCpuLimitCores,
+    double hottestTunnelDownloadBytesPerSecond,
+    double hottestTunnelUploadBytesPerSecond) {
+
+  /** NetBird's default tunnel MTU. */
+  public static final int DEFAULT_TUNNEL_MTU = 1280;
+
+  public Observation {
+    Objects.requireNonNull(datapath, "datapath");
+    if (onlineCores < 0) {
+      throw new IllegalArgumentException("onlineCores must be >= 0 (0 = unknown), got " + onlineCores);
+    }
+    if (tunnelMtu <= 0) {
+      throw new IllegalArgumentException("tunnelMtu must be positive, got " + tunnelMtu);
+    }
+    if (underlayMtu < 0) {
+      throw new IllegalArgumentException("underlayMtu must be >= 0 (0 = unknown), got " + underlayMtu);
+    }
+    requireRate("downloadBytesPerSecond", downloadBytesPerSecond, false);
+    requireRate("uploadBytesPerSecond", uploadBytesPerSecond, false);
+    requireRate("lineRateBytesPerSecond", lineRateBytesPerSecond, true);
+    requireRate("hottestTunnelDownloadBytesPerSecond", hottestTunnelDownloadBytesPerSecond, true);
+    requireRate("hottestTunnelUploadBytesPerSecond", hottestTunnelUploadBytesPerSecond, true);
+    requireRate("datapathCpuCores", datapathCpuCores, true);
+    requireRate("datapathCpuLimitCores", datapathCpuLimitCores, true);
+    coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
+    for (double b : coreBusy) {
+      if (Double.isNaN(b) || b < 0) {
+        throw new IllegalArgumentException("coreBusy ratios must be >= 0, got " + Arrays.toString(coreBusy));
+      }
+    }
+  }
+
+  private static void requireRate(String name, double value, boolean nanAllowed) {
+    if (Double.isNaN(value) ? !nanAllowed : value < 0 || Double.isInfinite(value)) {
+      throw new IllegalArgumentException(name + " must be a finite number >= 0" + (nanAllowed ? " or NaN" : "")
+          + ", got " + value);
+    }
+  }
+
+  /** Starts an observation; everything not set is unknown (NaN), zero traffic, MTU 1280. */
+  public static Builder builder(Datapath datapath, int onlineCores) {
+    return new Builder(datapath, onlineCores);
+  }
+
+  /** A copy of the per-core busy ratios. */
+  @Override
+  public double[] coreBusy() {
+    return coreBusy.clone();
+  }
+
+  /** Tunnel throughput in a direction, bytes/s. */
+  public double throughput(Direction d) {
+    return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+  }
+
+  /** Utilization of the underlay side that carries a direction: download leaves by transmit, upload arrives by receive. */
+  public double underlayUtilization(Direction d) {
+    return d == Direction.DOWNLOAD ? underlayTransmitUtilization : underlayReceiveUtilization;
+  }
+
+  /** Rate of the busiest single tunnel in a direction, NaN when unknown. */
+  public double hottestTunnel(Direction d) {
+    return d == Direction.DOWNLOAD ? hottestTunnelDownloadBytesPerSecond : hottestTunnelUploadBytesPerSecond;
+  }
+
+  /** The line rate when known. */
+  public OptionalDouble lineRate() {
+    return Double.isNaN(lineRateBytesPerSecond) || lineRateBytesPerSecond <= 0
+        ? OptionalDouble.empty() : OptionalDouble.of(lineRateBytesPerSecond);
+  }
+
+  /** Mean busy ratio over online cores, NaN when no core was measured. */
+  public double meanBusy() {
+    return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).average().orElse(Double.NaN);
+  }
+
+  /** Busy ratio of the busiest core, NaN when no core was measured. */
+  public double hottestBusy() {
+    return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).max().orElse(Double.NaN);
+  }
+
+  /** Mean busy ratio of all cores but the busiest, NaN with fewer than two cores. */
+  public double meanBusyOfOthers() {
+    if (coreBusy.length < 2) {
+      return Double.NaN;
+    }
+    double[] sorted = coreBusy.clone();
+    Arrays.sort(sorted);
+    return Arrays.stream(sorted, 0, sorted.length - 1).average().orElse(Double.NaN);
+  }
+
+  /** Total tunnel throughput, both directions. */
+  public double totalThroughput() {
+    return downloadBytesPerSecond + uploadBytesPerSecond;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Observation x
+        && datapath == x.datapath && onlineCores == x.onlineCores && tunnelMtu == x.tunnelMtu
+        && underlayMtu == x.underlayMtu
+        && Double.compare(lineRateBytesPerSecond, x.lineRateBytesPerSecond) == 0
+        && Double.compare(downloadBytesPerSecond, x.downloadBytesPerSecond) == 0
+        && Double.compare(uploadBytesPerSecond, x.uploadBytesPerSecond) == 0
+        && Double.compare(underlayTransmitUtilization, x.underlayTransmitUtilization) == 0
+        && Double.compare(underlayReceiveUtilization, x.underlayReceiveUtilization) == 0
+        && Arrays.equals(coreBusy, x.coreBusy)
+        && Double.compare(datapathCpuCores, x.datapathCpuCores) == 0
+        && Double.compare(datapathCpuLimitCores, x.datapathCpuLimitCores) == 0
+        && Double.compare(hottestTunnelDownloadBytesPerSecond, x.hottestTunnelDownloadBytesPerSecond) == 0
+        && Double.compare(hottestTunnelUploadBytesPerSecond, x.hottestTunnelUploadBytesPerSecond) == 0;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(datapath, onlineCores, tunnelMtu, underlayMtu, lineRateBytesPerSecond,
+        downloadBytesPerSecond, uploadBytesPerSecond, underlayTransmitUtilization, underlayReceiveUtilization,
+        Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores,
+        hottestTunnelDownloadBytesPerSecond, hottestTunnelUploadBytesPerSecond);
+  }
+
+  @Override
+  public String toString() {
+    return "Observation[" + datapath.label() + ", cores=" + onlineCores + ", mtu=" + tunnelMtu + "/" + underlayMtu
+        + ", lineRate=" + lineRateBytesPerSecond + ", down=" + downloadBytesPerSecond + ", up=" + uploadBytesPerSecond
+        + ", util tx/rx=" + underlayTransmitUtilization + "/" + underlayReceiveUtilization
+        + ", busy=" + Arrays.toString(coreBusy) + ", datapathCpu=" + datapathCpuCores + "/" + datapathCpuLimitCores
+        + ", hottest=" + hottestTunnelDownloadBytesPerSecond + "/" + hottestTunnelUploadBytesPerSecond + "]";
+  }
+
+  /** Builds an {@link Observation}; not thread-safe, use one per sample. */
+  public static final class Builder {
+    private final Datapath datapath;
+    private final int onlineCores;
+    private int tunnelMtu = DEFAULT_TUNNEL_MTU;
+    private int underlayMtu;
+    private double lineRate = Double.NaN;
+    private double download;
+    private double upload;
+    private double txUtil = Double.NaN;
+    private double rxUtil = Double.NaN;
+    private double[] coreBusy = new double[0];
+    private double datapathCpu = Double.NaN;
+    private double datapathCpuLimit = Double.NaN;
+    private double hottestDown = Double.NaN;
+    private double hottestUp = Double.NaN;
+
+    private Builder(Datapath datapath, int onlineCores) {
+      this.datapath = datapath;
+      this.onlineCores = onlineCores;
+    }
+
+    public Builder tunnelMtu(int v) { tunnelMtu = v; return this; }
+    public Builder underlayMtu(int v) { underlayMtu = v; return this; }
+    /** Underlay line rate in bytes/s; NaN when unknown. */
+    public Builder lineRate(double bytesPerSecond) { lineRate = bytesPerSecond; return this; }
+    public Builder throughput(double downloadBytesPerSecond, double uploadBytesPerSecond) {
+      download = downloadBytesPerSecond;
+      upload = uploadBytesPerSecond;
+      return this;
+    }
+    public Builder underlayUtilization(double transmit, double receive) {
+      txUtil = transmit;
+      rxUtil = receive;
+      return this;
+    }
+    /** Busy ratio per online core; copied on build. */
+    public Builder coreBusy(double... v) { coreBusy = v; return this; }
+    public Builder datapathCpuCores(double v) { datapathCpu = v; return this; }
+    public Builder datapathCpuLimitCores(double v) { datapathCpuLimit = v; return this; }
+    public Builder hottestTunnel(double downloadBytesPerSecond, double uploadBytesPerSecond) {
+      hottestDown = downloadBytesPerSecond;
+      hottestUp = uploadBytesPerSecond;
+      return this;
+    }
+
+    public Observation build() {
+      return new Observation(datapath, onlineCores, tunnelMtu, underlayMtu, lineRate, download, upload,
+          txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, hottestDown, hottestUp);
+    }
+  }
+}

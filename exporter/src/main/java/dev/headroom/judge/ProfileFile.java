@@ -1,0 +1,174 @@
+package dev.headroom.judge;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Properties;
+
+/**
+ * Reads and writes a measured profile as a {@code java.util.Properties} file:
+ * <pre>
+ * download.bytes_per_second=2500000000
+ * download.limit=cpu
+ * upload.bytes_per_second=1875000000
+ * upload.limit=cpu
+ * measured.cores=16
+ * measured.datapath=kernel
+ * measured.mtu=1280
+ * measured.at=2026-11-30T02:54:45Z
+ * </pre>
+ * A direction that was not measured has no keys. Bad content throws {@link ProfileFileException} naming the key.
+ *
+ * <p>Usage: {@code Optional<MeasuredProfile> p = ProfileFile.readIfPresent(Path.of("/var/lib/headroom/ceiling.properties"));}
+ */
+public final class ProfileFile {
+  private ProfileFile() {}
+
+  /** Reads a profile file; a missing file is an error. */
+  public static MeasuredProfile read(Path file) throws IOException {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(r);
+    } catch (IllegalArgumentException e) {
+      throw new ProfileFileException(file, null, "not a properties file (" + e.getMessage() + ")");
+    }
+    return parse(file, p);
+  }
+
+  /** Reads a profile file when it exists; empty when it does not. */
+  public static Optional<MeasuredProfile> readIfPresent(Path file) throws IOException {
+    return Files.exists(file) ? Optional.of(read(file)) : Optional.empty();
+  }
+
+  /** Writes a profile atomically (temp file and rename), creating the parent directory. */
+  public static void write(Path file, MeasuredProfile profile) throws IOException {
+    StringWriter w = new StringWriter();
+    w.write("# headroom measured ceiling: inner tunnel bytes per second per direction, and the conditions\n");
+    w.write("# it was measured under. Written by `headroom profile`; ignored when cores, datapath or MTU differ.\n");
+    for (Direction d : Direction.values()) {
+      OptionalDouble c = profile.ceiling(d);
+      if (c.isPresent()) {
+        w.write(d.label() + ".bytes_per_second=" + Math.round(c.getAsDouble()) + "\n");
+        w.write(d.label() + ".limit=" + profile.limit(d).label() + "\n");
+      }
+    }
+    w.write("measured.cores=" + profile.cores() + "\n");
+    w.write("measured.datapath=" + profile.datapath().label() + "\n");
+    w.write("measured.mtu=" + profile.tunnelMtu() + "\n");
+    if (profile.measuredAt() != null) {
+      w.write("measured.at=" + profile.measuredAt() + "\n");
+    }
+    Path abs = file.toAbsolutePath();
+    if (abs.getParent() != null) {
+      Files.createDirectories(abs.getParent());
+    }
+    Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
+    Files.writeString(tmp, w.toString(), StandardCharsets.UTF_8);
+    try {
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  static MeasuredProfile parse(Path file, Properties p) throws ProfileFileException {
+    OptionalDouble down = rate(file, p, "download.bytes_per_second");
+    OptionalDouble up = rate(file, p, "upload.bytes_per_second");
+    if (down.isEmpty() && up.isEmpty()) {
+      throw new ProfileFileException(file, "download.bytes_per_second",
+          "missing (neither download.bytes_per_second nor upload.bytes_per_second is set)");
+    }
+    Limit downLimit = limit(file, p, "download.limit");
+    Limit upLimit = limit(file, p, "upload.limit");
+    int cores = positiveInt(file, p, "measured.cores");
+    Datapath datapath = datapath(file, p, "measured.datapath");
+    int mtu = positiveInt(file, p, "measured.mtu");
+    Instant at = null;
+    String atText = value(p, "measured.at");
+    if (atText != null) {
+      try {
+        at = Instant.parse(atText);
+      } catch (DateTimeParseException e) {
+        throw new ProfileFileException(file, "measured.at", "'" + atText + "' is not an RFC 3339 UTC time like 2026-11-30T02:54:45Z");
+      }
+    }
+    return new MeasuredProfile(down, downLimit, up, upLimit, cores, datapath, mtu, at);
+  }
+
+  private static String value(Properties p, String key) {
+    String v = p.getProperty(key);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  private static OptionalDouble rate(Path file, Properties p, String key) throws ProfileFileException {
+    String v = value(p, key);
+    if (v == null) {
+      return OptionalDouble.empty();
+    }
+    double d;
+    try {
+      d = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new ProfileFileException(file, key, "'" + v + "' is not a number of bytes per second");
+    }
+    if (!(d > 0) || Double.isInfinite(d)) {
+      throw new ProfileFileException(file, key, "'" + v + "' must be a positive number of bytes per second");
+    }
+    return OptionalDouble.of(d);
+  }
+
+  private static Limit limit(Path file, Properties p, String key) throws ProfileFileException {
+    String v = value(p, key);
+    if (v == null) {
+      return Limit.UNKNOWN;
+    }
+    try {
+      return Limit.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new ProfileFileException(file, key, e.getMessage());
+    }
+  }
+
+  private static int positiveInt(Path file, Properties p, String key) throws ProfileFileException {
+    String v = value(p, key);
+    if (v == null) {
+      throw new ProfileFileException(file, key, "missing");
+    }
+    try {
+      int i = Integer.parseInt(v);
+      if (i < 1) {
+        throw new ProfileFileException(file, key, "'" + v + "' must be a positive whole number");
+      }
+      return i;
+    } catch (NumberFormatException e) {
+      throw new ProfileFileException(file, key, "'" + v + "' is not a whole number");
+    }
+  }
+
+  private static Datapath datapath(Path file, Properties p, String key) throws ProfileFileException {
+    String v = value(p, key);
+    if (v == null) {
+      throw new ProfileFileException(file, key, "missing");
+    }
+    String t = v.toLowerCase(Locale.ROOT);
+    if (t.equals(Datapath.KERNEL.label())) {
+      return Datapath.KERNEL;
+    }
+    if (t.equals(Datapath.USERSPACE.label())) {
+      return Datapath.USERSPACE;
+    }
+    throw new ProfileFileException(file, key, "'" + v + "' is not kernel or userspace");
+  }
+}

@@ -1,0 +1,167 @@
+package dev.headroom.judge;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.util.OptionalDouble;
+
+/**
+ * The built-in capacity of one routing peer, from NetBird's sizing guide: measured on a 64-vCPU Ice Lake box
+ * (Xeon 8375C, 100 Gbps NIC, c6in.16xlarge) with cores taken offline for the smaller sizes, TCP over many
+ * tunnels, tunnel MTU 1280. Expect about ±20 %.
+ *
+ * <p>Rows are keyed by online cores; between rows the figure is interpolated linearly, outside them it is
+ * clamped (fewer than 1 core: the 1-core row; more than 64: the 64-core row). Jumbo tunnel MTUs scale the
+ * figure by a factor interpolated between the measured 1280 and 8920 points. A known NIC line rate caps it.
+ *
+ * <p>Usage: {@code Ceiling c = ReferenceProfile.ceiling(Datapath.KERNEL, 16, 1280, OptionalDouble.of(1.25e9), DOWNLOAD);}
+ */
+public final class ReferenceProfile {
+  private ReferenceProfile() {}
+
+  /** Past this many cores a kernel peer gains little: add a peer, not cores. Upload is flat from here. */
+  public static final int KNEE_CORES = 16;
+  /** Userspace (wireguard-go) stops gaining from 4 cores: it uses ~3-5 cores however many there are. */
+  public static final int USERSPACE_KNEE_CORES = 4;
+  /** Bytes a packet gains on the underlay: 32 WireGuard + 8 UDP + 20 IPv4 + 14 Ethernet. */
+  public static final int UNDERLAY_OVERHEAD_BYTES = 74;
+  /** The tunnel MTU the tables were measured at (NetBird's default). */
+  public static final int BASE_MTU = 1280;
+  /** The jumbo tunnel MTU measured on a 9001-byte underlay. */
+  public static final int JUMBO_MTU = 8920;
+
+  // Kernel WireGuard, MTU 1280: vCPUs, smallest NIC that does not cap it (Gbps), download Gbps, upload Gbps.
+  static final double[] KERNEL_CORES = {1, 2, 4, 8, 16, 32, 64};
+  static final double[] KERNEL_INTERFACE_GBPS = {2.5, 5, 10, 15, 25, 50, 100};
+  static final double[] KERNEL_DOWNLOAD_GBPS = {2, 3, 7, 13, 20, 25, 31};
+  static final double[] KERNEL_UPLOAD_GBPS = {2, 3, 4, 11, 15, 15, 15};
+
+  // Userspace wireguard-go, MTU 1280: vCPUs, download Gbps, upload Gbps, cores it actually used.
+  static final double[] USERSPACE_CORES = {1, 2, 4, 8, 16, 64};
+  static final double[] USERSPACE_DOWNLOAD_GBPS = {1.6, 2.3, 6.8, 6.8, 6.8, 5.8};
+  static final double[] USERSPACE_UPLOAD_GBPS = {1.4, 1.9, 3.5, 3.7, 3.7, 4.4};
+  static final double[] USERSPACE_CORES_USED = {1, 2, 3, 4, 4, 5};
+
+  // 64 vCPU kernel WireGuard: MTU 1280 -> 8920 took download 31 -> 95 Gbps (NIC line rate, so a floor)
+  // and upload 15 -> 66 Gbps. Userspace gains ~2.5x from jumbo frames.
+  static final double KERNEL_JUMBO_DOWNLOAD_FACTOR = 95.0 / 31.0;
+  static final double KERNEL_JUMBO_UPLOAD_FACTOR = 66.0 / 15.0;
+  static final double USERSPACE_JUMBO_FACTOR = 2.5;
+
+  /** The ceiling for a peer of this shape, from the tables alone. */
+  public static Ceiling ceiling(Datapath datapath, int onlineCores, int tunnelMtu, OptionalDouble lineRateBytesPerSecond,
+      Direction direction) {
+    boolean userspace = datapath == Datapath.USERSPACE;
+    StringBuilder basis = new StringBuilder("reference: ");
+    basis.append(userspace ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard");
+    if (datapath == Datapath.ABSENT) {
+      basis.append(" assumed (no tunnel datapath seen)");
+    }
+    basis.append(", ").append(coresText(userspace ? USERSPACE_CORES : KERNEL_CORES, onlineCores));
+    double gbps = tableGbps(datapath, onlineCores, direction);
+    double factor = jumboFactor(datapath, tunnelMtu, direction);
+    basis.append(", MTU ").append(tunnelMtu);
+    if (factor != 1.0) {
+      basis.append(" (jumbo x").append(Units.num(factor, 2));
+      if (tunnelMtu < JUMBO_MTU) {
+        basis.append(", interpolated between MTU ").append(BASE_MTU).append(" and ").append(JUMBO_MTU);
+      }
+      basis.append(")");
+    }
+    double bytes = Units.bytesPerSecond(gbps * factor);
+    if (lineRateBytesPerSecond.isPresent()) {
+      double cap = innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu);
+      if (cap < bytes) {
+        bytes = cap;
+        basis.append(", capped by ").append(Units.num(Units.gbps(lineRateBytesPerSecond.getAsDouble()), 2))
+            .append(" Gbps NIC");
+      }
+    }
+    return new Ceiling(bytes, CeilingSource.REFERENCE, basis.toString());
+  }
+
+  /** The table figure in Gbps at MTU 1280 with no NIC cap, interpolated by cores. ABSENT reads the kernel table. */
+  public static double tableGbps(Datapath datapath, int onlineCores, Direction direction) {
+    boolean down = direction == Direction.DOWNLOAD;
+    if (datapath == Datapath.USERSPACE) {
+      return interpolate(USERSPACE_CORES, down ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS, onlineCores);
+    }
+    return interpolate(KERNEL_CORES, down ? KERNEL_DOWNLOAD_GBPS : KERNEL_UPLOAD_GBPS, onlineCores);
+  }
+
+  /**
+   * How much a tunnel MTU above 1280 multiplies the 1280 figure: 1 at or below 1280, the measured factor at
+   * 8920 and above, linear in MTU between (an interpolation, not a measurement).
+   */
+  public static double jumboFactor(Datapath datapath, int tunnelMtu, Direction direction) {
+    double full = datapath == Datapath.USERSPACE ? USERSPACE_JUMBO_FACTOR
+        : direction == Direction.DOWNLOAD ? KERNEL_JUMBO_DOWNLOAD_FACTOR : KERNEL_JUMBO_UPLOAD_FACTOR;
+    if (tunnelMtu <= BASE_MTU) {
+      return 1.0;
+    }
+    if (tunnelMtu >= JUMBO_MTU) {
+      return full;
+    }
+    return 1.0 + (full - 1.0) * (tunnelMtu - BASE_MTU) / (double) (JUMBO_MTU - BASE_MTU);
+  }
+
+  /** The smallest NIC (Gbps) that does not cap a kernel peer of this many cores, interpolated. */
+  public static double interfaceGbps(int onlineCores) {
+    return interpolate(KERNEL_CORES, KERNEL_INTERFACE_GBPS, onlineCores);
+  }
+
+  /** Cores wireguard-go actually keeps busy at its plateau on a box of this many cores, interpolated. */
+  public static double userspaceUsableCores(int onlineCores) {
+    return interpolate(USERSPACE_CORES, USERSPACE_CORES_USED, onlineCores);
+  }
+
+  /** The highest userspace figure in a direction at MTU 1280 (download 6.8 Gbps, upload 4.4 Gbps), in Gbps. */
+  public static double userspacePlateauGbps(Direction direction) {
+    double[] t = direction == Direction.DOWNLOAD ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS;
+    double max = 0;
+    for (double v : t) {
+      max = Math.max(max, v);
+    }
+    return max;
+  }
+
+  /** Inner (tunnel) bytes/s that fit in a line rate when every packet is a full tunnel MTU plus 74 bytes. */
+  public static double innerLineRate(double lineRateBytesPerSecond, int tunnelMtu) {
+    return lineRateBytesPerSecond * tunnelMtu / (tunnelMtu + UNDERLAY_OVERHEAD_BYTES);
+  }
+
+  static double interpolate(double[] xs, double[] ys, double x) {
+    if (x <= xs[0]) {
+      return ys[0];
+    }
+    int last = xs.length - 1;
+    if (x >= xs[last]) {
+      return ys[last];
+    }
+    for (int i = 1; i <= last; i++) {
+      if (x <= xs[i]) {
+        double t = (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
+        return ys[i - 1] + t * (ys[i] - ys[i - 1]);
+      }
+    }
+    return ys[last];
+  }
+
+  private static String coresText(double[] rows, int cores) {
+    if (cores <= 0) {
+      return "cores unknown (1-core row)";
+    }
+    String c = cores + (cores == 1 ? " core" : " cores");
+    if (cores < rows[0]) {
+      return c;
+    }
+    if (cores > rows[rows.length - 1]) {
+      return c + " (table ends at " + (int) rows[rows.length - 1] + ")";
+    }
+    for (int i = 1; i < rows.length; i++) {
+      if (cores > rows[i - 1] && cores < rows[i]) {
+        return c + " (interpolated between " + (int) rows[i - 1] + " and " + (int) rows[i] + ")";
+      }
+    }
+    return c;
+  }
+}

@@ -1,0 +1,92 @@
+package dev.headroom.judge;
+
+/**
+ * The numbers the {@link Classifier} judges by. Each condition turns on after {@code minConsecutive} samples past
+ * its enter threshold and off after {@code minConsecutive} samples below its exit threshold, so a value hovering
+ * around one threshold cannot make the verdict flap. See docs/verdict.md for the evidence behind each default.
+ *
+ * <p>Usage: {@code new Classifier(Thresholds.defaults().withCpuSaturation(cfg.cpuSaturation()), profile, config);}
+ *
+ * @param linkEnter          underlay side utilization that makes a direction link-bound (0.90)
+ * @param linkExit           ... and below which it stops being link-bound (0.80)
+ * @param cpuEnter           mean busy of all online cores, or the userspace process's share of the cores it can
+ *                           use, that makes the peer CPU-bound (0.90; {@code --cpu.saturation})
+ * @param cpuExit            ... and below which it stops (0.80)
+ * @param coreEnter          busy ratio of the hottest core for single-tunnel-bound (0.90)
+ * @param coreExit           ... and below which it stops (0.80)
+ * @param othersIdle         the other cores' mean busy must stay below this for single-tunnel-bound (0.50)
+ * @param singleTunnelShare  when per-tunnel rates are known, the hottest tunnel's share of the direction (0.50)
+ * @param trafficFloorBytesPerSecond a direction below this rate is never judged bound (1,000,000 B/s = 8 Mbps)
+ * @param trafficShare       a direction needs this share of all tunnel bytes to take a CPU verdict (0.40)
+ * @param nearCeiling        utilization against the ceiling counted as near it (0.80)
+ * @param nearCeilingExit    ... and below which it stops counting (0.70)
+ * @param userspacePlateauShare share of the userspace plateau (6.8 / 4.4 Gbps) counted as at the plateau (0.90)
+ * @param minConsecutive     samples a condition must hold (or fail) in a row before it changes (3)
+ */
+public record Thresholds(
+    double linkEnter,
+    double linkExit,
+    double cpuEnter,
+    double cpuExit,
+    double coreEnter,
+    double coreExit,
+    double othersIdle,
+    double singleTunnelShare,
+    double trafficFloorBytesPerSecond,
+    double trafficShare,
+    double nearCeiling,
+    double nearCeilingExit,
+    double userspacePlateauShare,
+    int minConsecutive) {
+
+  /** Gap between an enter threshold and its exit threshold when only the enter one is given. */
+  public static final double HYSTERESIS_GAP = 0.10;
+
+  public Thresholds {
+    pair("link", linkEnter, linkExit);
+    pair("cpu", cpuEnter, cpuExit);
+    pair("core", coreEnter, coreExit);
+    pair("nearCeiling", nearCeiling, nearCeilingExit);
+    ratio("othersIdle", othersIdle);
+    ratio("singleTunnelShare", singleTunnelShare);
+    ratio("trafficShare", trafficShare);
+    ratio("userspacePlateauShare", userspacePlateauShare);
+    if (!(trafficFloorBytesPerSecond >= 0)) {
+      throw new IllegalArgumentException("trafficFloorBytesPerSecond must be >= 0, got " + trafficFloorBytesPerSecond);
+    }
+    if (minConsecutive < 1) {
+      throw new IllegalArgumentException("minConsecutive must be >= 1, got " + minConsecutive);
+    }
+  }
+
+  private static void ratio(String name, double v) {
+    if (!(v > 0 && v <= 1)) {
+      throw new IllegalArgumentException(name + " must be a ratio in (0, 1], got " + v);
+    }
+  }
+
+  private static void pair(String name, double enter, double exit) {
+    ratio(name + " enter", enter);
+    if (!(exit > 0 && exit <= enter)) {
+      throw new IllegalArgumentException(name + " exit threshold must be in (0, enter=" + enter + "], got " + exit);
+    }
+  }
+
+  /** The documented defaults. */
+  public static Thresholds defaults() {
+    return new Thresholds(0.90, 0.80, 0.90, 0.80, 0.90, 0.80, 0.50, 0.50, 1_000_000, 0.40, 0.80, 0.70, 0.90, 3);
+  }
+
+  /** Sets the CPU and hot-core enter thresholds ({@code --cpu.saturation}); exits sit {@value #HYSTERESIS_GAP} below. */
+  public Thresholds withCpuSaturation(double saturation) {
+    double exit = Math.max(saturation - HYSTERESIS_GAP, saturation / 2);
+    return new Thresholds(linkEnter, linkExit, saturation, exit, saturation, exit, othersIdle, singleTunnelShare,
+        trafficFloorBytesPerSecond, trafficShare, nearCeiling, nearCeilingExit, userspacePlateauShare, minConsecutive);
+  }
+
+  /** Sets how many samples in a row a condition needs to change. */
+  public Thresholds withMinConsecutive(int n) {
+    return new Thresholds(linkEnter, linkExit, cpuEnter, cpuExit, coreEnter, coreExit, othersIdle, singleTunnelShare,
+        trafficFloorBytesPerSecond, trafficShare, nearCeiling, nearCeilingExit, userspacePlateauShare, n);
+  }
+}

@@ -1,0 +1,42 @@
+package dev.headroom.judge;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/** Bytes per second to and from the Gbps people speak, and number formatting for reasons. */
+public final class Units {
+  private Units() {}
+
+  /** Bytes per second in one Gbps (10^9 bits per second). */
+  public static final double BYTES_PER_GBPS = 1e9 / 8;
+
+  public static double gbps(double bytesPerSecond) {
+    return bytesPerSecond / BYTES_PER_GBPS;
+  }
+
+  public static double bytesPerSecond(double gbps) {
+    return gbps * BYTES_PER_GBPS;
+  }
+
+  /** A number with at most {@code decimals} decimals and no trailing zeros: 30, 7.5, 2.35. */
+  public static String num(double value, int decimals) {
+    if (Double.isNaN(value) || Double.isInfinite(value)) {
+      return String.valueOf(value);
+    }
+    BigDecimal d = BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP).stripTrailingZeros();
+    if (d.signum() == 0) {
+      return "0";
+    }
+    return d.toPlainString();
+  }
+
+  /** Bytes/s shown as Gbps with up to two decimals. */
+  public static String gbpsText(double bytesPerSecond) {
+    return num(gbps(bytesPerSecond), 2) + " Gbps";
+  }
+
+  /** A ratio shown as a whole percentage. */
+  public static String pct(double ratio) {
+    return Math.round(ratio * 100) + "%";
+  }
+}

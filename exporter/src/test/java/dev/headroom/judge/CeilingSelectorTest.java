@@ -1,0 +1,68 @@
+package dev.headroom.judge;
+
+import static dev.headroom.sample.Direction.DOWNLOAD;
+import static dev.headroom.sample.Direction.UPLOAD;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.read.Datapath;
+import java.time.Instant;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+class CeilingSelectorTest {
+  private final Observation kernel16 = Observation.builder(Datapath.KERNEL, 16).build();
+  private final MeasuredProfile profile16 = new MeasuredProfile(OptionalDouble.of(2.0e9), Limit.CPU,
+      OptionalDouble.empty(), Limit.UNKNOWN, 16, Datapath.KERNEL, 1280, Instant.parse("2026-11-01T00:00:00Z"));
+  private final ConfigCeilings config = new ConfigCeilings(OptionalDouble.of(1.0e9), OptionalDouble.of(5.0e8));
+
+  @Test
+  void aMatchingProfileBeatsConfigAndReference() {
+    Ceiling c = CeilingSelector.select(kernel16, profile16, config, DOWNLOAD);
+    assertEquals(CeilingSource.PROFILE, c.source());
+    assertEquals(2.0e9, c.bytesPerSecond());
+    assertTrue(c.basis().contains("16 cores") && c.basis().contains("cpu"), c.basis());
+  }
+
+  @Test
+  void aDirectionTheProfileDidNotMeasureFallsToConfig() {
+    Ceiling c = CeilingSelector.select(kernel16, profile16, config, UPLOAD);
+    assertEquals(CeilingSource.CONFIG, c.source());
+    assertEquals(5.0e8, c.bytesPerSecond());
+  }
+
+  @Test
+  void configBeatsReference() {
+    Ceiling c = CeilingSelector.select(kernel16, null, config, DOWNLOAD);
+    assertEquals(CeilingSource.CONFIG, c.source());
+    assertEquals("config: ceiling.download = 8 Gbps", c.basis());
+  }
+
+  @Test
+  void withNothingElseTheReferenceIsUsed() {
+    Ceiling c = CeilingSelector.select(kernel16, null, ConfigCeilings.NONE, UPLOAD);
+    assertEquals(CeilingSource.REFERENCE, c.source());
+    assertEquals(15, c.gbps(), 1e-9);
+  }
+
+  @Test
+  void aProfileMeasuredUnderOtherConditionsIsIgnoredAndTheBasisSaysWhy() {
+    Observation kernel8 = Observation.builder(Datapath.KERNEL, 8).build();
+    Ceiling c = CeilingSelector.select(kernel8, profile16, ConfigCeilings.NONE, DOWNLOAD);
+    assertEquals(CeilingSource.REFERENCE, c.source());
+    assertEquals(13, c.gbps(), 1e-9);
+    assertTrue(c.basis().contains("profile measured at 16 cores, now 8"), c.basis());
+
+    Observation userspace = Observation.builder(Datapath.USERSPACE, 16).build();
+    assertEquals(CeilingSource.CONFIG, CeilingSelector.select(userspace, profile16, config, DOWNLOAD).source());
+    Observation jumbo = Observation.builder(Datapath.KERNEL, 16).tunnelMtu(8000).build();
+    assertTrue(CeilingSelector.select(jumbo, profile16, config, DOWNLOAD).basis().contains("MTU 1280, now 8000"));
+  }
+
+  @Test
+  void selectBothCoversEachDirection() {
+    var both = CeilingSelector.selectBoth(kernel16, profile16, config);
+    assertEquals(CeilingSource.PROFILE, both.get(DOWNLOAD).source());
+    assertEquals(CeilingSource.CONFIG, both.get(UPLOAD).source());
+  }
+}

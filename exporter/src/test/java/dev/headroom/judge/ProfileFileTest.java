@@ -1,0 +1,97 @@
+package dev.headroom.judge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ProfileFileTest {
+  @TempDir Path dir;
+
+  private static final String GOOD = """
+      download.bytes_per_second=2500000000
+      download.limit=cpu
+      upload.bytes_per_second=1875000000
+      upload.limit=link
+      measured.cores=16
+      measured.datapath=kernel
+      measured.mtu=1280
+      measured.at=2026-11-30T02:54:45Z
+      """;
+
+  @Test
+  void readsEveryKey() throws IOException {
+    Path f = dir.resolve("ceiling.properties");
+    Files.writeString(f, GOOD);
+    MeasuredProfile p = ProfileFile.read(f);
+    assertEquals(2.5e9, p.ceiling(Direction.DOWNLOAD).getAsDouble());
+    assertEquals(1.875e9, p.ceiling(Direction.UPLOAD).getAsDouble());
+    assertEquals(Limit.CPU, p.limit(Direction.DOWNLOAD));
+    assertEquals(Limit.LINK, p.limit(Direction.UPLOAD));
+    assertEquals(16, p.cores());
+    assertEquals(Datapath.KERNEL, p.datapath());
+    assertEquals(1280, p.tunnelMtu());
+    assertEquals(Instant.parse("2026-11-30T02:54:45Z"), p.measuredAt());
+  }
+
+  @Test
+  void writeThenReadGivesTheSameProfileAndAMissingDirectionStaysMissing() throws IOException {
+    MeasuredProfile p = new MeasuredProfile(OptionalDouble.empty(), Limit.UNKNOWN, OptionalDouble.of(4.0e8),
+        Limit.CPU, 2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"));
+    Path f = dir.resolve("sub/dir/ceiling.properties");
+    ProfileFile.write(f, p);
+    assertEquals(p, ProfileFile.read(f));
+    assertTrue(!Files.readString(f).contains("download."));
+  }
+
+  @Test
+  void aMissingFileIsEmptyForReadIfPresentAndAnErrorForRead() throws IOException {
+    Path f = dir.resolve("none.properties");
+    assertTrue(ProfileFile.readIfPresent(f).isEmpty());
+    assertThrows(NoSuchFileException.class, () -> ProfileFile.read(f));
+  }
+
+  @ParameterizedTest(name = "{0}={1} is rejected naming {0}")
+  @CsvSource({
+      "download.bytes_per_second,fast", "download.bytes_per_second,-5", "download.limit,disk",
+      "measured.cores,sixteen", "measured.cores,0", "measured.datapath,netstack", "measured.mtu,1280.5",
+      "measured.at,yesterday"})
+  void badContentNamesTheKey(String key, String value) throws IOException {
+    Path f = dir.resolve("bad.properties");
+    Files.writeString(f, GOOD.replaceAll("(?m)^" + key.replace(".", "\\.") + "=.*$", key + "=" + value));
+    ProfileFileException e = assertThrows(ProfileFileException.class, () -> ProfileFile.read(f));
+    assertEquals(key, e.key());
+    assertTrue(e.getMessage().contains(key) && e.getMessage().contains(value) && e.getMessage().contains(f.toString()),
+        e.getMessage());
+  }
+
+  @ParameterizedTest(name = "missing {0}")
+  @CsvSource({"measured.cores", "measured.datapath", "measured.mtu"})
+  void aMissingConditionNamesTheKey(String key) throws IOException {
+    Path f = dir.resolve("bad.properties");
+    Files.writeString(f, GOOD.replaceAll("(?m)^" + key.replace(".", "\\.") + "=.*$\\n", ""));
+    ProfileFileException e = assertThrows(ProfileFileException.class, () -> ProfileFile.read(f));
+    assertEquals(key, e.key());
+    assertTrue(e.getMessage().contains("missing"), e.getMessage());
+  }
+
+  @Test
+  void aFileWithNoCeilingAtAllIsRejected() throws IOException {
+    Path f = dir.resolve("empty.properties");
+    Files.writeString(f, "measured.cores=4\nmeasured.datapath=kernel\nmeasured.mtu=1280\n");
+    ProfileFileException e = assertThrows(ProfileFileException.class, () -> ProfileFile.read(f));
+    assertTrue(e.getMessage().contains("bytes_per_second"), e.getMessage());
+  }
+}
