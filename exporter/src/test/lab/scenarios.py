@@ -537,13 +537,16 @@ scrape_configs:
             util = last.get("headroom_underlay_utilization_ratio", direction="transmit") if last else 0
             hot = last.get("headroom_cpu_hottest_busy_ratio") if last else 0
             dp = last.get("headroom_datapath_cpu_cores") if last else 0
+            cores = sorted(((int(ls["cpu"]), v) for ls, v in last.all("headroom_cpu_busy_ratio")), key=lambda x: x[0]) \
+                if last else []
             st, at = wait_until(f"{alert} pending or firing", lambda: self.alert_state(alert, direction="download"),
                                 ALERT_TIMEOUT, interval=0.5)
             ok = v == verdict and advice and advice != ["none"] and st in ("pending", "firing")
             observed = (f"verdict {v}; advice {advice}; {alert} {st or 'inactive'}"
                         f"{f' after {time.monotonic() - t0:.1f} s' if st else ''}; download "
                         f"{(rate or 0) * 8 / 1e6:.0f} Mbit/s, underlay transmit {(util or 0):.0%} of {line_rate}, "
-                        f"hottest core {(hot or 0):.0%}, datapath {(dp or 0):.2f} cores; {detail}")
+                        f"cores busy {', '.join(f'cpu{c} {v:.0%}' for c, v in cores) or 'unknown'} (hottest {(hot or 0):.0%}), "
+                        f"datapath {(dp or 0):.2f} cores; {detail}")
             self.record(number, title, ok, expected, observed, f"{ttv:.1f} s" if v == verdict else
                         f"not reached in {VERDICT_TIMEOUT:.0f} s")
         finally:
