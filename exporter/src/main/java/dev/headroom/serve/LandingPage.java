@@ -1,5 +1,8 @@
 package dev.headroom.serve;
 
+import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.DirectionJudgement;
+import dev.headroom.judge.Judgement;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -20,9 +23,13 @@ public final class LandingPage {
         .append("<ul><li><a href=\"").append(esc(telemetryPath)).append("\">Metrics</a></li>")
         .append("<li><a href=\"/api/v1/status\">Status (JSON)</a></li>")
         .append("<li><a href=\"/-/ready\">Readiness</a></li></ul>")
-        .append("<h2>Now</h2><pre>").append(esc(Reading.describe(p == null ? null : p.sample(), info.saturation())))
+        .append("<h2>Now</h2><pre>").append(esc(Reading.describe(p, info.saturation())))
         .append("</pre></body></html>\n");
     return b.toString();
+  }
+
+  private static String cap(String s) {
+    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
   static String esc(String s) {
@@ -33,10 +40,11 @@ public final class LandingPage {
   public static final class Reading {
     private Reading() {}
 
-    public static String describe(Sample s, double saturation) {
-      if (s == null) {
+    public static String describe(Published p, double saturation) {
+      if (p == null) {
         return "No sample yet.\n";
       }
+      Sample s = p.sample();
       StringBuilder b = new StringBuilder();
       if (!s.tunnel().present()) {
         b.append("Tunnel ").append(s.tunnel().name()).append(" is absent (NetBird down, or netstack mode).\n");
@@ -66,6 +74,18 @@ public final class LandingPage {
       b.append('\n');
       if (!Double.isNaN(s.datapathCores())) {
         b.append(String.format("Datapath CPU: %.2f cores (%s).%n", s.datapathCores(), s.datapathDescription()));
+      }
+      Judgement j = p.judgement();
+      if (j != null && s.tunnel().present()) {
+        for (Direction d : Direction.values()) {
+          DirectionJudgement dj = j.of(d);
+          b.append(String.format("%s: %s at %.0f%% of a %.3f Gbps ceiling (%s: %s). %s%n",
+              cap(d.label()), dj.verdict().label(), 100 * dj.utilization(), dj.ceiling().gbps(),
+              dj.ceiling().source().label(), dj.ceiling().basis(), dj.reason()));
+        }
+        for (AdviceItem a : j.advice()) {
+          b.append("Advice: ").append(a.advice().label()).append(" - ").append(a.reason()).append('\n');
+        }
       }
       return b.toString();
     }
