@@ -233,6 +233,10 @@ def host_busy(seconds=1.0):
     return mean_busy(a, cpu_times())
 
 
+def mean(values):
+    return sum(values) / len(values) if values else 0.0
+
+
 def wait_quiet(max_busy, timeout):
     """Waits (bounded) until the host's mean CPU busy over one second is below max_busy: (busy, seconds waited)."""
     start = time.monotonic()
@@ -421,22 +425,35 @@ scrape_configs:
                     for d in ("download", "upload")
                     if s.state("headroom_verdict", "verdict", direction=d) != "headroom"]
         idle_advice = idle[-1].states_on("headroom_advice", "advice") if idle else []
-        self.iperf("iperf-light", 5201, 10, reverse=True, bitrate="10M")
-        time.sleep(4.0)
-        light = self.watch(5.0)
-        res = self.iperf_result("iperf-light", 15)
-        light_bad = [s.state("headroom_verdict", "verdict", direction="download") for s in light
-                     if s.state("headroom_verdict", "verdict", direction="download") != "headroom"]
-        rate = max((s.get("headroom_tunnel_throughput_bytes_per_second", direction="download") or 0)
-                   for s in light) if light else 0
+        # The light phase again (once) only when other work on the machine, not the tunnel, took the CPU: every
+        # core busy while the datapath used almost none. Both attempts are reported.
+        attempts = []
+        for attempt in (1, 2):
+            self.iperf("iperf-light", 5201, 10, reverse=True, bitrate="10M")
+            time.sleep(4.0)
+            light = self.watch(5.0)
+            res = self.iperf_result("iperf-light", 15)
+            light_bad = [s.state("headroom_verdict", "verdict", direction="download") for s in light
+                         if s.state("headroom_verdict", "verdict", direction="download") != "headroom"]
+            rate = max((s.get("headroom_tunnel_throughput_bytes_per_second", direction="download") or 0)
+                       for s in light) if light else 0
+            host = [mean([v for _, v in s.all("headroom_cpu_busy_ratio")]) for s in light]
+            dp = max((s.get("headroom_datapath_cpu_cores") or 0) for s in light) if light else 0
+            disturbed = bool(light_bad) and bool(host) and max(host) >= 0.9 and dp < 0.25
+            attempts.append(f"attempt {attempt}: {res['bps'] / 1e6:.1f} Mbit/s (headroom peak "
+                            f"{rate * 8 / 1e6:.1f} Mbit/s), verdicts not headroom: {light_bad or 'none'}, host CPU "
+                            f"{min(host, default=0):.0%}..{max(host, default=0):.0%} busy, datapath {dp:.2f} cores"
+                            f"{' (CPU taken by other work: retried)' if disturbed and attempt == 1 else ''}")
+            if not disturbed or attempt == 2:
+                break
+            wait_quiet(0.8, 20.0)
         alerts = prom_alerts()
         firing = sorted({a["labels"]["alertname"] for a in alerts if a["state"] == "firing"})
         peer_pending = sorted({a["labels"]["alertname"] for a in alerts if a["labels"]["alertname"] in PEER_ALERTS})
         ok = (bool(idle) and not idle_bad and idle_advice == ["none"] and bool(light) and not light_bad
               and 0.5e6 <= rate <= 2.5e6 and not firing and not peer_pending)
         observed = (f"idle verdicts not headroom: {idle_bad or 'none'}; idle advice {idle_advice}; light load "
-                    f"{res['bps'] / 1e6:.1f} Mbit/s (headroom peak {rate * 8 / 1e6:.1f} Mbit/s), verdicts not "
-                    f"headroom: {light_bad or 'none'}; firing: {firing or 'none'}; peer alerts active: "
+                    f"{'; '.join(attempts)}; firing: {firing or 'none'}; peer alerts active: "
                     f"{peer_pending or 'none'}; other alerts: "
                     f"{sorted({a['labels']['alertname'] + '=' + a['state'] for a in alerts}) or 'none'}; "
                     f"host CPU {busy:.0%} busy before the scenario (waited {waited:.0f} s for < 80 %)")
