@@ -41,6 +41,9 @@ LAN_NET=10.199.3.0/24
 TUN_NET=10.199.2.0/24
 
 WG_SOCK_DIR=/var/run/wireguard
+# One lab per machine: the namespace names and UAPI sockets are global. A runner holds this lock for its whole
+# run (and sets HR_LAB_LOCK_HELD=1 for the lab.sh it calls); lab.sh alone holds it while it changes things.
+LOCK=${HR_LAB_LOCK:-/run/headroom-lab.lock}
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 log() { printf 'lab: %s\n' "$*" >&2; }
@@ -83,10 +86,18 @@ wait_for() {
   done
 }
 
+take_lock() {
+  [[ $(id -u) -eq 0 ]] || die "must run as root (network namespaces, veth, /dev/net/tun)"
+  [[ ${HR_LAB_LOCK_HELD:-} == 1 ]] && return 0
+  exec 9>"$LOCK"
+  flock -w "${HR_LAB_LOCK_WAIT:-10}" 9 || die "another lab run holds $LOCK (wait for it, or HR_LAB_LOCK_WAIT=seconds)"
+}
+
 # Starts a long-running process inside a namespace, keeps its real PID (ip netns exec execs the command).
+# The lock's descriptor is closed for it, so a daemon does not keep the lab locked after lab.sh exits.
 start_bg() {
   local name=$1 ns=$2; shift 2
-  nohup ip netns exec "$ns" "$@" >"$STATE/$name.log" 2>&1 </dev/null &
+  nohup ip netns exec "$ns" "$@" >"$STATE/$name.log" 2>&1 </dev/null 9>&- &
   echo $! >"$STATE/$name.pid"
 }
 
@@ -288,9 +299,9 @@ cmd_status() {
 }
 
 case ${1:-} in
-  up) cmd_up ;;
-  down) cmd_down; log "down" ;;
+  up) take_lock; cmd_up ;;
+  down) take_lock; cmd_down; log "down" ;;
   status) cmd_status ;;
-  restart-peer-tunnel) cmd_restart_peer_tun ;;
+  restart-peer-tunnel) take_lock; cmd_restart_peer_tun ;;
   *) echo "usage: $0 up|down|status|restart-peer-tunnel" >&2; exit 2 ;;
 esac

@@ -55,6 +55,12 @@ for t in java python3 prometheus promtool iperf3 stress-ng taskset tc wireguard-
   command -v "$t" >/dev/null || fail_all "missing tool: $t (Debian packages: see docs/lab.md)"
 done
 
+# One lab per machine (global namespace names): wait, bounded, for another run to finish, then hold the lock.
+LOCK=${HR_LAB_LOCK:-/run/headroom-lab.lock}
+exec 9>"$LOCK"
+flock -w "${HR_LAB_LOCK_WAIT:-420}" 9 || fail_all "another lab run still holds $LOCK"
+export HR_LAB_LOCK_HELD=1
+
 mkdir -p "$OUT/pids"
 rm -rf "$OUT"/pids/*.pid "$OUT/report.txt" "$OUT"/*.log "$OUT"/prometheus-*
 
