@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -657,7 +658,10 @@ scrape_configs:
         for step in steps:
             try:
                 step()
-            except ScenarioError as e:
+            except Exception as e:  # one broken step must not hide the others' results
+                if not isinstance(e, ScenarioError):
+                    traceback.print_exc()
+                    e = f"{type(e).__name__}: {e}"
                 log(f"{step.__name__}: {e}")
                 for n in _STEP_SCENARIOS[step.__name__]:
                     self.results.setdefault(n, (_TITLES[n], False, "(see the scenario)", f"could not run: {e}",
