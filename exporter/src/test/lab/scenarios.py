@@ -666,6 +666,10 @@ scrape_configs:
                 for n in _STEP_SCENARIOS[step.__name__]:
                     self.results.setdefault(n, (_TITLES[n], False, "(see the scenario)", f"could not run: {e}",
                                                 "n/a"))
+            finally:
+                # Traffic and hogs belong to one step: none outlives it, whatever happened.
+                for name in [n for n in self.procs.procs if n.startswith("iperf-") or n == "stress"]:
+                    self.procs.stop(name)
 
 
 _TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load", 6: "Restart",
