@@ -62,4 +62,4 @@ if [ -z "$ready" ]; then
   exit 1
 fi
 
-python3 "$here/check_fleet.py" --url "http://127.0.0.1:$port" --expect "$tmp/expected.json"
+python3 "$here/check_fleet.py" --url "http://127.0.0.1:$port" --expect "$tmp/expected.json" --pid "$prom_pid"
