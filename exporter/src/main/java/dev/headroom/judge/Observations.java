@@ -29,6 +29,7 @@ public final class Observations {
     }
     if (s.datapathAllowedCpus() > 0) {
       b.datapathCpuLimitCores(s.datapathAllowedCpus());
+      b.datapathAllowedBusy(s.datapathAllowedBusy());
     }
     return b.build();
   }

@@ -20,6 +20,7 @@ import java.util.Map;
  * @param census the latest tunnel census, null when none was taken (no tunnel, census off or failing)
  * @param censusTotals cumulative per-tunnel rate observations, null before the first census
  * @param datapathAllowedCpus cores the userspace datapath may run on, 0 when unknown
+ * @param datapathAllowedBusy mean busy ratio of those cores, NaN when unknown
  */
 public record Sample(
     long sequence,
@@ -41,6 +42,7 @@ public record Sample(
     double datapathCpuSeconds,
     double datapathCores,
     int datapathAllowedCpus,
+    double datapathAllowedBusy,
     String datapathDescription,
     CensusSnapshot census,
     CensusTotals censusTotals,

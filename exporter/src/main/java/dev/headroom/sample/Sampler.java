@@ -155,6 +155,7 @@ public final class Sampler {
     double datapathCores = Double.NaN;
     String datapathDescription = "unknown";
     int allowedCpus = 0;
+    double allowedBusy = Double.NaN;
     try {
       DatapathCpuReader.DatapathCpu d = datapathCpu.read(datapath, start);
       long ms = d.cpuMillis();
@@ -175,7 +176,8 @@ public final class Sampler {
       prevDatapathPids = d.pids();
       prevDatapathNanos = start;
       datapathDescription = d.description();
-      allowedCpus = d.allowedCpus();
+      allowedCpus = d.allowedCpus().size();
+      allowedBusy = meanBusy(lastCores, d.allowedCpus());
       up.put(DATAPATH, true);
     } catch (ReadException e) {
       fail(DATAPATH, e, up);
@@ -251,8 +253,21 @@ public final class Sampler {
         lastTunnel, tt, peakDown.max(), peakUp.max(),
         lastUnderlay, underlay.snapshot(), lineRate, lineRateSource,
         lastCores, perGb,
-        datapath, datapathMillisTotal / 1000.0, datapathCores, allowedCpus, datapathDescription,
+        datapath, datapathMillisTotal / 1000.0, datapathCores, allowedCpus, allowedBusy, datapathDescription,
         lastCensus, lastCensusTotals, health);
+  }
+
+  /** Mean busy of the online cores among {@code ids}; NaN when none of them is online. */
+  private static double meanBusy(List<Core> cores, java.util.Set<Integer> ids) {
+    double sum = 0;
+    int n = 0;
+    for (Core c : cores) {
+      if (c.online() && ids.contains(c.cpu())) {
+        sum += c.busy();
+        n++;
+      }
+    }
+    return n == 0 ? Double.NaN : sum / n;
   }
 
   private String resolveUnderlay(long now) throws ReadException {
