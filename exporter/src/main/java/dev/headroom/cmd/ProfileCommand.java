@@ -92,10 +92,11 @@ public final class ProfileCommand {
     return 0;
   }
 
+  /** The first sample with rates and cores (a failed CPU read has none), or the first without a tunnel. */
   private static Published firstComplete(BlockingQueue<Published> q) throws InterruptedException {
     while (true) {
       Published p = q.take();
-      if (p.sample().complete() || !p.sample().tunnel().present()) {
+      if (!p.sample().tunnel().present() || (p.sample().complete() && p.sample().onlineCores() > 0)) {
         return p;
       }
     }

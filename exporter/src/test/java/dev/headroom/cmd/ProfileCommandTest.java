@@ -43,7 +43,7 @@ class ProfileCommandTest {
   void aRunWithoutPlateauSaysSoAndWritesNothing() throws Exception {
     Path profile = dir.resolve("ceiling.properties");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code = profileUnderLoad(false, profile, out, "--profile.max-duration=3s");
+    int code = profileUnderLoad(false, profile, out, "--profile.max-duration=5s");
     String o = out.toString(StandardCharsets.UTF_8);
     assertEquals(ProfileCommand.NO_PLATEAU, code, o);
     assertTrue(o.contains("no plateau"), o);
@@ -71,7 +71,7 @@ class ProfileCommandTest {
     try {
       java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--path.sysfs=" + t.sys(),
           "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
-          "--sample.interval=100ms", "--profile.file=" + profile));
+          "--sample.interval=200ms", "--profile.file=" + profile));
       args.addAll(java.util.List.of(extra));
       return ProfileCommand.run(ConfigParser.parse(args.toArray(String[]::new)).config(),
           new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());

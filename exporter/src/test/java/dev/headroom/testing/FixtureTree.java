@@ -107,10 +107,13 @@ public final class FixtureTree {
     }
   }
 
+  /** Writes a file the way the kernel presents one: a reader sees the old or the new content, never half. */
   public void write(Path file, String content) {
     try {
       Files.createDirectories(file.getParent());
-      Files.writeString(file, content);
+      Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+      Files.writeString(tmp, content);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
