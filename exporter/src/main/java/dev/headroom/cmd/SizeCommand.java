@@ -10,32 +10,51 @@ import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code headroom size}: the four-step sizing method as a calculator. Peak demand = active users x per-user rate;
  * active peers = ceil(peak / one peer's capacity in the direction users use); each active peer gets its own
  * Network exposing the same resources, with {@code --peers-per-network} (default 2) routing peers for failover.
  *
- * <p>Usage: {@code headroom size --active-users 3000 --per-user-mbps 10 --direction download --vcpus 16}
+ * <p>With {@code --from-prometheus URL} the active users and the per-user rate come from what the tunnel census
+ * observed (the peak of simultaneously active tunnels and the mean rate per active tunnel over {@code --window},
+ * optionally for one {@code --network}); an explicit {@code --active-users} or {@code --per-user-mbps} still wins.
  *
- * <p>Exit codes: 0 sized; 1 the profile file could not be used; 2 bad flags.
+ * <p>Usage: {@code headroom size --active-users 3000 --per-user-mbps 10 --direction download --vcpus 16}, or
+ * {@code headroom size --from-prometheus http://prom:9090 --network net-a --window 7d --vcpus 16}
+ *
+ * <p>Exit codes: 0 sized; 1 the profile file could not be used, or Prometheus could not give the observed values;
+ * 2 bad flags.
  */
 public final class SizeCommand {
   private SizeCommand() {}
 
   static final String USAGE = """
-      usage: headroom size --active-users N --per-user-mbps X [--direction download|upload]
+      usage: headroom size (--active-users N --per-user-mbps X | --from-prometheus URL [--network NAME]
+                            [--window 7d]) [--direction download|upload]
                            (--vcpus N [--datapath kernel|userspace] | --capacity-gbps X | --profile-file PATH)
                            [--peers-per-network N]
 
         --active-users N       users active at the busiest time (not enrolled users)
         --per-user-mbps X      what one active user pulls (download) or pushes (upload), in Mbps
+        --from-prometheus URL  take what is not given above from the tunnel census in this Prometheus
+                               (base URL, e.g. http://prometheus:9090): the peak of simultaneously active
+                               tunnels and the mean rate per active tunnel in the chosen direction
+        --network NAME         with --from-prometheus: only peers whose --labels.network is NAME
+                               (default: all peers in that Prometheus together)
+        --window D             with --from-prometheus: how far back to look, a Prometheus duration
+                               (default 7d; e.g. 2h, 30d, 1w)
         --direction D          download (users pull, the peer encrypts; default) or upload (the peer decrypts)
         --vcpus N              size from the built-in reference table for a peer of N vCPUs
         --datapath D           with --vcpus: kernel (default) or userspace (wireguard-go)
@@ -48,7 +67,17 @@ public final class SizeCommand {
   static final double NEAR_CEILING = 0.80;
 
   private static final Set<String> FLAGS = Set.of("--active-users", "--per-user-mbps", "--direction", "--vcpus",
-      "--datapath", "--capacity-gbps", "--profile-file", "--peers-per-network");
+      "--datapath", "--capacity-gbps", "--profile-file", "--peers-per-network", "--from-prometheus", "--network",
+      "--window");
+
+  /** Default --window: a week sees every weekday's peak. */
+  static final String DEFAULT_WINDOW = "7d";
+
+  /** Prometheus's duration syntax: units from largest to smallest, each at most once. */
+  private static final Pattern PROM_DURATION =
+      Pattern.compile("(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?(?:(\\d+)ms)?");
+  private static final long[] DURATION_UNIT_MS =
+      {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1_000, 1};
 
   /** Bad flags: printed with the usage, exit code 2. */
   static final class UsageException extends Exception {
@@ -112,8 +141,31 @@ public final class SizeCommand {
   }
 
   private static int size(Map<String, String> f, PrintStream out, PrintStream err) throws UsageException {
-    long users = wholeNumber(f, "--active-users", 0, true);
-    double perUserMbps = positiveNumber(f, "--per-user-mbps", true);
+    boolean observe = f.containsKey("--from-prometheus");
+    URI prometheus = null;
+    String window = null;
+    String network = null;
+    if (observe) {
+      try {
+        prometheus = PrometheusQuery.baseUri(f.get("--from-prometheus"));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--from-prometheus " + e.getMessage());
+      }
+      window = window(f.getOrDefault("--window", DEFAULT_WINDOW));
+      if (f.containsKey("--network")) {
+        network = f.get("--network").trim();
+        if (network.isEmpty()) {
+          throw new UsageException("--network needs a name");
+        }
+      }
+    } else if (f.containsKey("--network") || f.containsKey("--window")) {
+      throw new UsageException((f.containsKey("--network") ? "--network" : "--window")
+          + " only applies with --from-prometheus");
+    }
+    boolean usersGiven = !observe || f.containsKey("--active-users");
+    boolean rateGiven = !observe || f.containsKey("--per-user-mbps");
+    long users = usersGiven ? wholeNumber(f, "--active-users", 0, true) : -1;
+    double perUserMbps = rateGiven ? positiveNumber(f, "--per-user-mbps", true) : Double.NaN;
     Direction direction = direction(f.getOrDefault("--direction", "download"));
     long perNetwork = f.containsKey("--peers-per-network") ? wholeNumber(f, "--peers-per-network", 1, false) : 2;
 
@@ -160,6 +212,53 @@ public final class SizeCommand {
           + p.tunnelMtu() + ", limited by " + p.limit(direction).label();
       datapath = p.datapath();
       vcpus = p.cores();
+    }
+
+    if (observe) {
+      PrometheusQuery prom = new PrometheusQuery(prometheus);
+      List<String> lines = new ArrayList<>();
+      lines.add("Observed in Prometheus " + prometheus + ", " + (network == null ? "all peers" : "network " + network)
+          + ", over the last " + window + ":");
+      String where = (network == null ? "" : " for network " + network) + " in the last " + window;
+      String noData = "no census data" + where + ": is the census running? see headroom_source_up{source=\"census\"}"
+          + (network == null ? "" : "; and does a peer of that Network run with --labels.network=" + network + "?");
+      try {
+        if (usersGiven) {
+          lines.add("  active users: " + String.format(Locale.ROOT, "%,d", users) + ", as given (--active-users)");
+        } else {
+          OptionalDouble peak = prom.single(peakUsersQuery(network, window));
+          if (peak.isEmpty() || !Double.isFinite(peak.getAsDouble())) {
+            err.println("headroom size: " + noData);
+            return 1;
+          }
+          users = Math.max(0, Math.round(peak.getAsDouble()));
+          lines.add("  peak active users: " + String.format(Locale.ROOT, "%,d", users)
+              + " (highest 1-minute sum of headroom_tunnels{state=\"active\"})");
+        }
+        if (rateGiven) {
+          lines.add("  per-user rate: " + num(perUserMbps, 3) + " Mbps, as given (--per-user-mbps)");
+        } else {
+          OptionalDouble mean = prom.single(perUserRateQuery(direction, network, window));
+          if (mean.isEmpty()) {
+            err.println("headroom size: " + noData);
+            return 1;
+          }
+          double bytesPerSecond = mean.getAsDouble();
+          if (!(bytesPerSecond > 0) || !Double.isFinite(bytesPerSecond)) {
+            err.println("headroom size: no tunnel was active" + where + ", so no per-user " + direction.label()
+                + " rate was observed (the census saw only idle tunnels); give --per-user-mbps");
+            return 1;
+          }
+          perUserMbps = bytesPerSecond * 8 / 1e6;
+          lines.add("  per-user rate: " + num(perUserMbps, 3) + " Mbps " + direction.label() + " ("
+              + String.format(Locale.ROOT, "%,.0f", bytesPerSecond) + " bytes/s, mean over active tunnels:"
+              + " rate(_sum) / rate(_count) of headroom_tunnel_rate_bytes_per_second)");
+        }
+      } catch (PrometheusQuery.QueryException e) {
+        err.println("headroom size: " + e.getMessage());
+        return 1;
+      }
+      lines.forEach(out::println);
     }
 
     double peakGbps = users * perUserMbps / 1000.0;
@@ -212,6 +311,77 @@ public final class SizeCommand {
           + " using ~3-5 cores; kernel WireGuard carries several times more on the same peer.");
     }
     return 0;
+  }
+
+  /**
+   * Peak of simultaneously active tunnels over the window: the census gauge summed over the peers at each
+   * minute, then the highest such sum (a sum of per-peer peaks would add peaks that never coincided). The
+   * Network filter is an {@code and} on the peer's own series at each step, so a peer counts for the Network it
+   * belonged to at that minute.
+   */
+  static String peakUsersQuery(String network, String window) {
+    String active = "headroom_tunnels{state=\"active\"}";
+    if (network != null) {
+      active += " and on (job, instance) headroom_peer_info{network=" + promString(network) + "}";
+    }
+    return "max_over_time(sum(" + active + ")[" + window + ":1m])";
+  }
+
+  /**
+   * Mean rate per active tunnel over the window: the rate histogram's {@code _sum} over its {@code _count}, both
+   * summed over peers first so busy peers weigh by their tunnel-seconds. The Network filter keeps the peers that
+   * carried the label at any time in the window ({@code last_over_time}), so a peer that is down right now still
+   * counts for what it carried.
+   */
+  static String perUserRateQuery(Direction direction, String network, String window) {
+    return sumRate("sum", direction, network, window) + " / " + sumRate("count", direction, network, window);
+  }
+
+  private static String sumRate(String part, Direction direction, String network, String window) {
+    String r = "rate(headroom_tunnel_rate_bytes_per_second_" + part + "{direction=\"" + direction.label() + "\"}["
+        + window + "])";
+    if (network != null) {
+      r += " and on (job, instance) last_over_time(headroom_peer_info{network=" + promString(network) + "}["
+          + window + "])";
+    }
+    return "sum(" + r + ")";
+  }
+
+  /** A PromQL double-quoted string literal. */
+  static String promString(String s) {
+    StringBuilder b = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '\\' -> b.append("\\\\");
+        case '"' -> b.append("\\\"");
+        case '\n' -> b.append("\\n");
+        default -> b.append(c);
+      }
+    }
+    return b.append('"').toString();
+  }
+
+  /** Checks a Prometheus duration (2h, 7d, 1w, 1h30m) of at least the 1-minute step of the peak subquery. */
+  static String window(String v) throws UsageException {
+    String t = v.trim();
+    Matcher m = PROM_DURATION.matcher(t);
+    if (t.isEmpty() || !m.matches()) {
+      throw new UsageException("--window must be a Prometheus duration such as 2h, 7d or 1w, got '" + v + "'");
+    }
+    long ms = 0;
+    for (int i = 0; i < DURATION_UNIT_MS.length; i++) {
+      if (m.group(i + 1) != null) {
+        try {
+          ms = Math.addExact(ms, Math.multiplyExact(Long.parseLong(m.group(i + 1)), DURATION_UNIT_MS[i]));
+        } catch (ArithmeticException | NumberFormatException e) {
+          throw new UsageException("--window is too long: " + v);
+        }
+      }
+    }
+    if (ms < 60_000) {
+      throw new UsageException("--window must be at least 1m (the peak is taken at 1-minute steps), got '" + v + "'");
+    }
+    return t;
   }
 
   private static long wholeNumber(Map<String, String> f, String name, long min, boolean required) throws UsageException {

@@ -135,13 +135,51 @@ class SizeCommandTest {
       "--active-users 3000 --per-user-mbps 10 --vcpus 16 --peers-per-network 0|--peers-per-network must be at least 1",
       "--active-users 3000 --per-user-mbps 10 --vcpus 16 --users 5|unknown flag '--users'",
       "--active-users 3000 --per-user-mbps --vcpus 16|--per-user-mbps needs a value",
-      "--active-users 1 --active-users 2 --per-user-mbps 1 --vcpus 1|--active-users given twice"})
+      "--active-users 1 --active-users 2 --per-user-mbps 1 --vcpus 1|--active-users given twice",
+      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --network net-a|--network only applies with --from-prometheus",
+      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --window 2h|--window only applies with --from-prometheus",
+      "--from-prometheus prom:9090 --vcpus 16|--from-prometheus needs an http:// or https:// URL",
+      "--from-prometheus http://127.0.0.1:1 --window 2days --vcpus 16|--window must be a Prometheus duration",
+      "--from-prometheus http://127.0.0.1:1 --window 30s --vcpus 16|--window must be at least 1m",
+      "--from-prometheus http://127.0.0.1:1 --window 2h|give exactly one of --vcpus",
+      "--from-prometheus http://127.0.0.1:1 --active-users x --vcpus 16|--active-users must be a whole number"})
   void badFlagsExitTwoWithAClearError(String line, String message) {
     Result r = size(line);
     assertEquals(2, r.code(), r.out());
     assertTrue(r.err().contains(message), r.err());
     assertTrue(r.err().contains("usage: headroom size"), r.err());
     assertEquals("", r.out());
+  }
+
+  @Test
+  void thePeakQuerySumsPeersPerMinuteThenTakesTheHighestAndFiltersByThePeersOwnNetworkLabel() {
+    assertEquals("max_over_time(sum(headroom_tunnels{state=\"active\"} and on (job, instance)"
+        + " headroom_peer_info{network=\"net-a\"})[2h:1m])", SizeCommand.peakUsersQuery("net-a", "2h"));
+    assertEquals("max_over_time(sum(headroom_tunnels{state=\"active\"})[7d:1m])",
+        SizeCommand.peakUsersQuery(null, "7d"));
+  }
+
+  @Test
+  void theRateQueryDividesTheSummedHistogramSumByTheSummedCount() {
+    assertEquals("sum(rate(headroom_tunnel_rate_bytes_per_second_sum{direction=\"upload\"}[7d]))"
+        + " / sum(rate(headroom_tunnel_rate_bytes_per_second_count{direction=\"upload\"}[7d]))",
+        SizeCommand.perUserRateQuery(dev.headroom.sample.Direction.UPLOAD, null, "7d"));
+    assertEquals("sum(rate(headroom_tunnel_rate_bytes_per_second_sum{direction=\"download\"}[2h])"
+        + " and on (job, instance) last_over_time(headroom_peer_info{network=\"net-a\"}[2h]))"
+        + " / sum(rate(headroom_tunnel_rate_bytes_per_second_count{direction=\"download\"}[2h])"
+        + " and on (job, instance) last_over_time(headroom_peer_info{network=\"net-a\"}[2h]))",
+        SizeCommand.perUserRateQuery(dev.headroom.sample.Direction.DOWNLOAD, "net-a", "2h"));
+  }
+
+  @Test
+  void aNetworkNameIsQuotedSoItCannotBreakTheQuery() {
+    assertEquals("\"eu \\\"west\\\\1\"", SizeCommand.promString("eu \"west\\1"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"2h", "7d", "1w", "1h30m", "90m", "1y"})
+  void prometheusDurationsAreAcceptedAsWindows(String w) throws Exception {
+    assertEquals(w, SizeCommand.window(w));
   }
 
   @Test
