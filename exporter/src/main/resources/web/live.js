@@ -53,8 +53,8 @@
       var t = (s.tunnel && s.tunnel[d]) || {}, j = (v && v[d]) || {};
       set(d + '.gbps', gbps(t.bytes_per_second));
       set(d + '.verdict', j.verdict ? (WORDS[j.verdict] || j.verdict) : 'Verdict pending');
-      set(d + '.ceiling', j.ceiling_bytes_per_second == null ? 'ceiling pending'
-        : 'of ' + gbps(j.ceiling_bytes_per_second) + (j.ceiling_source ? ' (' + j.ceiling_source + ')' : ''));
+      set(d + '.ceiling', j.ceiling_bytes_per_second == null ? '· ceiling pending'
+        : 'of ' + gbps(j.ceiling_bytes_per_second) + ' ceiling' + (j.ceiling_source ? ' (' + j.ceiling_source + ')' : ''));
       set(d + '.util', pct(j.utilization));
       set(d + '.peak', t.peak_bytes_per_second == null ? 'none yet'
         : gbps(t.peak_bytes_per_second) + ' Gbps' + (j.peak_utilization == null ? '' : ' (' + pct(j.peak_utilization) + ')'));

@@ -30,7 +30,7 @@ public final class CheckCommand {
           + "another name can be set with --tunnel.interface)");
       return 1;
     }
-    out.print(LandingPage.Reading.describe(p.sample(), config.cpuSaturation()));
+    out.print(LandingPage.Reading.describe(p, config.cpuSaturation()));
     return 0;
   }
 }

@@ -1,7 +1,18 @@
 package dev.headroom.cmd;
 
 import dev.headroom.config.Config;
+import dev.headroom.judge.Classifier;
+import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.MeasuredProfile;
+import dev.headroom.judge.Observations;
+import dev.headroom.judge.ProfileFile;
+import dev.headroom.judge.Thresholds;
 import dev.headroom.read.CpuSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
@@ -21,7 +32,15 @@ import org.slf4j.LoggerFactory;
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
 
+  /** The profile file is re-read when it changes, checked this often. */
+  private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
+
   private final Sampler sampler;
+  private final Classifier classifier;
+  private final Path profileFile;
+  private FileTime profileSeen;
+  private long profileCheckedAt;
+  private String profileProblem;
   private final ScheduledExecutorService thread;
   private final AtomicReference<Published> published = new AtomicReference<>();
   private final Published.ScrapePeaks peaks;
@@ -31,6 +50,10 @@ public final class Daemon implements AutoCloseable {
   private Daemon(Config config) {
     this.sampler = new Sampler(
         config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), System::nanoTime);
+    this.profileFile = config.profileFile();
+    this.classifier = new Classifier(Thresholds.defaults().withCpuSaturation(config.cpuSaturation()),
+        loadProfile(), new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload()));
+    this.profileCheckedAt = System.nanoTime();
     this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD));
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "headroom-sampler");
@@ -49,7 +72,15 @@ public final class Daemon implements AutoCloseable {
   private void tick() {
     try {
       Sample s = sampler.sample();
-      Published p = new Published(s, peaks);
+      if (s.monotonicNanos() - profileCheckedAt >= PROFILE_CHECK_NANOS) {
+        profileCheckedAt = s.monotonicNanos();
+        FileTime now = modified();
+        if (!java.util.Objects.equals(now, profileSeen)) {
+          classifier.setProfile(loadProfile());
+        }
+      }
+      Judgement j = classifier.observe(Observations.from(s));
+      Published p = new Published(s, j, peaks);
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
         l.accept(p);
@@ -66,6 +97,38 @@ public final class Daemon implements AutoCloseable {
    */
   public void addListener(java.util.function.Consumer<Published> listener) {
     listeners.add(listener);
+  }
+
+  /** Reads the measured ceiling; a bad file is reported once and ignored, never fatal. */
+  private MeasuredProfile loadProfile() {
+    profileSeen = modified();
+    try {
+      MeasuredProfile p = ProfileFile.readIfPresent(profileFile).orElse(null);
+      if (p != null) {
+        log.info("using the ceiling measured in {}", profileFile);
+      }
+      profileProblem = null;
+      return p;
+    } catch (IOException e) {
+      if (!e.getMessage().equals(profileProblem)) {
+        log.warn("ignoring profile file: {}", e.getMessage());
+      }
+      profileProblem = e.getMessage();
+      return null;
+    }
+  }
+
+  private FileTime modified() {
+    try {
+      return Files.getLastModifiedTime(profileFile);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Why the profile file is not used, or null when it is fine or absent. */
+  public String profileProblem() {
+    return profileProblem;
   }
 
   /** The latest snapshot, or null before the first sample. */

@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
  * <p>Usage: {@code java -jar headroom.jar check --tunnel.interface=wt0}
  */
 public final class Main {
-  private static final List<String> COMMANDS = List.of("serve", "check", "size");
+  private static final List<String> COMMANDS = List.of("serve", "check", "profile", "size");
 
   private Main() {}
 
@@ -62,6 +62,25 @@ public final class Main {
     }
     if (command.equals("check")) {
       return CheckCommand.run(config, out, err);
+    }
+    if (command.equals("profile")) {
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread main = Thread.currentThread();
+      Thread hook = new Thread(() -> {
+        stop.set(true); // Ctrl-C: finish the loop, write what was measured, then let the JVM exit
+        try {
+          main.join(5000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "headroom-profile-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      int code = ProfileCommand.run(config, out, err, stop);
+      if (stop.get()) {
+        return -1; // the JVM is already exiting; System.exit here would wait on our own hook
+      }
+      Runtime.getRuntime().removeShutdownHook(hook);
+      return code;
     }
     ServeCommand.Running running;
     try {

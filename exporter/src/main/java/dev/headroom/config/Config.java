@@ -31,7 +31,9 @@ public record Config(
     String network,
     String site,
     double cpuSaturation,
-    Duration checkDuration) {
+    Duration checkDuration,
+    Duration profileMaxDuration,
+    String profileTarget) {
 
   public Config {
     datapathProcesses = List.copyOf(datapathProcesses);

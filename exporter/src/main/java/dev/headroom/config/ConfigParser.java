@@ -46,6 +46,8 @@ public final class ConfigParser {
     def("labels.site", "default", "the site of this peer (on headroom_peer_info)");
     def("cpu.saturation", "0.9", "busy ratio at which a core counts as saturated");
     def("check.duration", "3s", "how long 'check' samples before it reports");
+    def("profile.max-duration", "10m", "'profile' gives up looking for a plateau after this long");
+    def("profile.target", "LAN_HOST", "'profile': address of the iperf3 server behind the peer, for the printed commands");
     def("config.file", "", "YAML file with any of these keys");
   }
 
@@ -240,7 +242,9 @@ public final class ConfigParser {
         get(v, "labels.network"),
         get(v, "labels.site"),
         saturation,
-        Units.duration(get(v, "check.duration"), "check.duration"));
+        Units.duration(get(v, "check.duration"), "check.duration"),
+        Units.duration(get(v, "profile.max-duration"), "profile.max-duration"),
+        get(v, "profile.target"));
   }
 
   private static void checkInterfaceName(String key, String name) throws ConfigException {

@@ -37,8 +37,12 @@ public final class DatapathCpuReader {
     this.rediscoverNanos = rediscoverNanos;
   }
 
-  /** Cumulative CPU of the datapath's tasks; the pid list tells the caller when the set changed. */
-  public record DatapathCpu(long cpuMillis, List<Integer> pids, String description) {
+  /**
+   * Cumulative CPU of the datapath's tasks; the pid list tells the caller when the set changed.
+   *
+   * @param allowedCpus cores the userspace process may run on (its affinity), 0 when unknown or kernel
+   */
+  public record DatapathCpu(long cpuMillis, List<Integer> pids, String description, int allowedCpus) {
     public DatapathCpu {
       pids = List.copyOf(pids);
     }
@@ -53,19 +57,40 @@ public final class DatapathCpuReader {
     if (datapath == Datapath.ABSENT) {
       pids = List.of();
       discoveredFor = null;
-      return new DatapathCpu(0, List.of(), "no tunnel");
+      return new DatapathCpu(0, List.of(), "no tunnel", 0);
     }
     boolean stale = discoveredFor != datapath || nowNanos - discoveredAt >= rediscoverNanos;
     if (!stale) {
       Optional<Long> ms = sum(pids);
       if (ms.isPresent()) {
-        return new DatapathCpu(ms.get(), pids, description);
+        return new DatapathCpu(ms.get(), pids, description, allowedCpus(datapath));
       }
     }
     discover(datapath);
     discoveredFor = datapath;
     discoveredAt = nowNanos;
-    return new DatapathCpu(sum(pids).orElse(0L), pids, description);
+    return new DatapathCpu(sum(pids).orElse(0L), pids, description, allowedCpus(datapath));
+  }
+
+  /**
+   * The userspace process's CPU affinity ({@code Cpus_allowed_list} in its status), read every sample
+   * because an operator may pin it at any time; pinned to one core, it plateaus with the others idle.
+   */
+  private int allowedCpus(Datapath datapath) {
+    if (datapath != Datapath.USERSPACE || pids.size() != 1) {
+      return 0;
+    }
+    Path f = procfs.resolve(Integer.toString(pids.get(0))).resolve("status");
+    try {
+      for (String line : Sysfs.read(f).lines().toList()) {
+        if (line.startsWith("Cpus_allowed_list:")) {
+          return CpuList.parse(line.substring(line.indexOf(':') + 1), f).size();
+        }
+      }
+    } catch (ReadException e) {
+      // status unreadable or odd: the limit stays unknown, which only weakens the userspace CPU verdict
+    }
+    return 0;
   }
 
   private Optional<Long> sum(List<Integer> ids) {

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param lineRateSource {@code config}, {@code sysfs} or {@code none}
  * @param cpuPerGigabyte null when the tunnel moved too little to divide by
  * @param datapathCores CPU of the datapath in the last interval, in cores (NaN when unknown)
+ * @param datapathAllowedCpus cores the userspace datapath may run on, 0 when unknown
  */
 public record Sample(
     long sequence,
@@ -35,6 +36,7 @@ public record Sample(
     Datapath datapath,
     double datapathCpuSeconds,
     double datapathCores,
+    int datapathAllowedCpus,
     String datapathDescription,
     Map<String, SourceHealth> sources) {
 

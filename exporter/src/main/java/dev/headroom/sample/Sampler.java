@@ -138,6 +138,7 @@ public final class Sampler {
     Datapath datapath = lastTunnel.datapath();
     double datapathCores = Double.NaN;
     String datapathDescription = "unknown";
+    int allowedCpus = 0;
     try {
       DatapathCpuReader.DatapathCpu d = datapathCpu.read(datapath, start);
       long ms = d.cpuMillis();
@@ -158,6 +159,7 @@ public final class Sampler {
       prevDatapathPids = d.pids();
       prevDatapathNanos = start;
       datapathDescription = d.description();
+      allowedCpus = d.allowedCpus();
       up.put(DATAPATH, true);
     } catch (ReadException e) {
       fail(DATAPATH, e, up);
@@ -210,7 +212,7 @@ public final class Sampler {
         lastTunnel, tt, peakDown.max(), peakUp.max(),
         lastUnderlay, underlay.snapshot(), lineRate, lineRateSource,
         lastCores, perGb,
-        datapath, datapathMillisTotal / 1000.0, datapathCores, datapathDescription,
+        datapath, datapathMillisTotal / 1000.0, datapathCores, allowedCpus, datapathDescription,
         health);
   }
 

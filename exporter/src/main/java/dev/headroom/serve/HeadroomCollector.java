@@ -9,6 +9,10 @@ import static dev.headroom.sample.InterfaceTracker.TX_DROPPED;
 import static dev.headroom.sample.InterfaceTracker.TX_ERRORS;
 import static dev.headroom.sample.InterfaceTracker.TX_PACKETS;
 
+import dev.headroom.judge.Advice;
+import dev.headroom.judge.CeilingSource;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Verdict;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.read.Datapath;
 import dev.headroom.read.InterfaceReading;
@@ -20,6 +24,7 @@ import dev.headroom.sample.Traffic;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -57,6 +62,7 @@ public final class HeadroomCollector implements MultiCollector {
     datapath(f, s);
     underlay(f, s);
     cpu(f, s);
+    verdict(f, p);
     self(f, s);
     return f.build();
   }
@@ -171,6 +177,51 @@ public final class HeadroomCollector implements MultiCollector {
       f.gauge("headroom_cpu_seconds_per_gigabyte", help, s.cpuPerGigabyte().system(), "mode", "system");
       f.gauge("headroom_cpu_seconds_per_gigabyte", help, s.cpuPerGigabyte().softirq(), "mode", "softirq");
     }
+  }
+
+  private static final String[] SOURCES = labels(CeilingSource.values());
+  private static final String[] VERDICTS = labels(Verdict.values());
+  private static final String[] ADVICE = labels(Advice.values());
+
+  private static String[] labels(Enum<?>[] values) {
+    String[] out = new String[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = values[i] instanceof Verdict v ? v.label()
+          : values[i] instanceof Advice a ? a.label() : ((CeilingSource) values[i]).label();
+    }
+    return out;
+  }
+
+  private void verdict(Families f, Published p) {
+    Judgement j = p.judgement();
+    if (j == null) {
+      return;
+    }
+    Sample s = p.sample();
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_ceiling_bytes_per_second", "The ceiling in use for the direction.",
+          j.of(d).ceiling().bytesPerSecond(), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      f.stateSet("headroom_ceiling_source", "Where the ceiling comes from: profile (measured here), config, or the reference tables.",
+          "source", SOURCES, Set.of(j.of(d).ceiling().source().label()), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_utilization_ratio", "Tunnel throughput over the ceiling.", j.of(d).utilization(), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      double ceiling = j.of(d).ceiling().bytesPerSecond();
+      f.gauge("headroom_peak_utilization_ratio", "Sliding-window peak throughput over the ceiling.",
+          ceiling > 0 ? s.peak(d) / ceiling : Double.NaN, "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      f.stateSet("headroom_verdict", "What limits the direction now (one series per state).", "verdict", VERDICTS,
+          Set.of(j.of(d).verdict().label()), "direction", d.label());
+    }
+    Set<String> advice = new java.util.HashSet<>();
+    j.adviceSet().forEach(a -> advice.add(a.label()));
+    f.stateSet("headroom_advice", "What to do (one series per recommendation; the reason is on / and /api/v1/status).",
+        "advice", ADVICE, advice);
   }
 
   private void self(Families f, Sample s) {

@@ -48,7 +48,7 @@ public final class HttpServer implements AutoCloseable {
       config.routes.get("/api/v1/history", ctx -> json(ctx, history.json(LiveAssets.after(ctx.queryParam("after")))));
       config.routes.get("/", ctx -> {
         Published p = state.get();
-        LiveAssets.page(ctx).result(LandingPage.render(p, info, telemetryPath, status(p, info, readiness, history), history));
+        LiveAssets.page(ctx).result(LandingPage.render(p, info, telemetryPath, readiness.check(p, System.nanoTime()), history));
       });
       LiveAssets.routes(config);
       customize.accept(config);

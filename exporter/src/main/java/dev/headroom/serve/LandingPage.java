@@ -1,60 +1,55 @@
 package dev.headroom.serve;
 
-import dev.headroom.json.JsonParser;
+import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.DirectionJudgement;
+import dev.headroom.judge.Judgement;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The live page at {@code /}. The server writes every number as text (so {@code lynx} or {@code curl} show
- * the reading without JavaScript); {@code /static/live.js} then keeps the same elements current from
- * {@code /api/v1/status} and draws the charts from {@code /api/v1/history}. The verdict part is read from
- * the status document itself, so the page and the API can never disagree about its shape.
+ * the reading, the verdict and the advice without JavaScript); {@code /static/live.js} then keeps the same
+ * elements (marked {@code data-k}) current from {@code /api/v1/status} and draws the charts from
+ * {@code /api/v1/history}.
  *
- * <p>Usage: {@code String html = LandingPage.render(published, info, "/metrics", statusJson, history);}
+ * <p>Usage: {@code String html = LandingPage.render(published, info, "/metrics", readiness, history);}
  */
 public final class LandingPage {
   private LandingPage() {}
 
-  public static String render(Published p, HeadroomCollector.ExporterInfo info, String telemetryPath) {
-    return render(p, info, telemetryPath, null, null);
-  }
-
   /**
-   * @param statusJson the document {@code /api/v1/status} would serve now (null: no verdict shown)
-   * @param history    for the cores' mode shares (may be null)
+   * @param ready   the readiness shown in the header (may be null)
+   * @param history for the cores' mode shares (may be null)
    */
   public static String render(Published p, HeadroomCollector.ExporterInfo info, String telemetryPath,
-      String statusJson, History history) {
+      Readiness.State ready, History history) {
     Sample s = p == null ? null : p.sample();
-    Map<String, Object> status = statusJson == null ? Map.of() : JsonParser.parseObject(statusJson);
-    Map<String, Object> verdict = obj(status.get("verdict"));
+    Judgement j = p == null ? null : p.judgement();
     StringBuilder b = new StringBuilder(6144);
     b.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">")
         .append("<title>headroom ").append(esc(info.tunnelInterface())).append("</title>")
         .append("<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/live.css\"></head><body>\n")
-        .append("<header><h1>headroom</h1><p id=\"facts\" data-k=\"facts\">").append(esc(facts(s, verdict)))
+        .append("<header><h1>headroom</h1><p id=\"facts\" data-k=\"facts\">").append(esc(facts(s, j)))
         .append("</p><p class=\"status\"><span data-k=\"ready\">")
-        .append(esc(readyText(status))).append("</span> <span data-k=\"updated\">")
+        .append(ready == null ? "" : esc(ready.ready() ? "ready" : "not ready: " + ready.reason()))
+        .append("</span> <span data-k=\"updated\">")
         .append(s == null ? "" : "sample " + s.sequence()).append("</span></p></header>\n<main>\n");
 
     b.append("<section class=\"dirs\" aria-label=\"Verdict per direction\">\n");
     for (Direction d : Direction.values()) {
-      direction(b, d, s, obj(verdict.get(d.label())));
+      direction(b, d, s, j == null ? null : j.of(d));
     }
     b.append("</section>\n<section id=\"advice\"><h2>Advice</h2><ul data-list=\"advice\">");
-    List<?> advice = verdict.get("advice") instanceof List<?> l ? l : List.of();
-    if (verdict.isEmpty()) {
+    if (j == null) {
       b.append("<li>Verdict pending: the judge has not published one yet.</li>");
-    }
-    for (Object o : advice) {
-      Map<String, Object> a = obj(o);
-      b.append("<li><b>").append(esc(adviceWords(str(a.get("advice"))))).append("</b>: ")
-          .append(esc(str(a.get("reason")))).append("</li>");
+    } else {
+      for (AdviceItem a : j.advice()) {
+        b.append("<li><b>").append(esc(adviceWords(a.advice().label()))).append("</b>: ")
+            .append(esc(a.reason())).append("</li>");
+      }
     }
     b.append("</ul></section>\n");
 
@@ -74,41 +69,39 @@ public final class LandingPage {
     b.append("</div></section>\n");
 
     b.append("<section><h2>In words</h2><pre data-k=\"words\">")
-        .append(esc(Reading.describe(s, info.saturation()))).append("</pre></section>\n</main>\n");
+        .append(esc(Reading.describe(p, info.saturation()))).append("</pre></section>\n</main>\n");
     b.append("<footer><a href=\"").append(esc(telemetryPath)).append("\">Metrics</a> · ")
         .append("<a href=\"/api/v1/status\">Status JSON</a> · <a href=\"/api/v1/history\">History JSON</a> · ")
         .append("<a href=\"/-/ready\">Readiness</a> · Docs: <code>docs/live-page.md</code>, ")
         .append("<code>docs/verdict.md</code>, <code>docs/metrics.md</code> in the headroom source · version ")
         .append(esc(info.version())).append("</footer>\n")
-        .append("<script src=\"/static/live.js\" data-telemetry=\"").append(esc(telemetryPath))
-        .append("\"></script></body></html>\n");
+        .append("<script src=\"/static/live.js\"></script></body></html>\n");
     return b.toString();
   }
 
-  private static void direction(StringBuilder b, Direction d, Sample s, Map<String, Object> v) {
+  private static void direction(StringBuilder b, Direction d, Sample s, DirectionJudgement dj) {
     String k = d.label();
     double rate = s == null ? Double.NaN : s.throughput(d);
-    double ceiling = num(v.get("ceiling_bytes_per_second"));
-    double util = num(v.get("utilization"));
-    double peakUtil = num(v.get("peak_utilization"));
-    String verdict = str(v.get("verdict"));
-    b.append("<article class=\"dir\" data-dir=\"").append(k).append("\" data-verdict=\"")
-        .append(esc(verdict.isEmpty() ? "pending" : verdict)).append("\">")
+    double ceiling = dj == null ? Double.NaN : dj.ceiling().bytesPerSecond();
+    double util = dj == null ? Double.NaN : dj.utilization();
+    double peakUtil = ceiling > 0 && s != null ? s.peak(d) / ceiling : Double.NaN;
+    String verdict = dj == null ? "pending" : dj.verdict().label();
+    b.append("<article class=\"dir\" data-dir=\"").append(k).append("\" data-verdict=\"").append(verdict).append("\">")
         .append("<h2>").append(cap(k)).append(" <small>").append(d == Direction.DOWNLOAD
             ? "users pull; peer encrypts" : "users push; peer decrypts").append("</small></h2>")
         .append("<p class=\"verdict\" data-k=\"").append(k).append(".verdict\">")
-        .append(esc(verdict.isEmpty() ? "Verdict pending" : verdictWords(verdict))).append("</p>")
+        .append(esc(dj == null ? "Verdict pending" : verdictWords(verdict))).append("</p>")
         .append("<p class=\"big\"><span data-k=\"").append(k).append(".gbps\">").append(gbps(rate))
         .append("</span> Gbps <span class=\"of\" data-k=\"").append(k).append(".ceiling\">")
-        .append(esc(ceilingText(ceiling, str(v.get("ceiling_source"))))).append("</span></p>")
+        .append(esc(ceilingText(ceiling, dj == null ? "" : dj.ceiling().source().label()))).append("</span></p>")
         .append("<div class=\"meter\"><i data-w=\"").append(k).append(".util\" style=\"width:")
         .append(pct(Math.min(1, Double.isNaN(util) ? 0 : util))).append("\"></i></div>")
         .append("<p class=\"nums\">Utilization <b data-k=\"").append(k).append(".util\">").append(pctText(util))
         .append("</b>; peak <b data-k=\"").append(k).append(".peak\">")
         .append(peakText(s == null ? Double.NaN : s.peak(d), peakUtil)).append("</b></p>")
-        .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">").append(esc(str(v.get("reason"))))
-        .append("</p><p class=\"basis\" data-k=\"").append(k).append(".basis\">")
-        .append(esc(str(v.get("ceiling_basis")))).append("</p></article>\n");
+        .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">")
+        .append(esc(dj == null ? "" : dj.reason())).append("</p><p class=\"basis\" data-k=\"").append(k)
+        .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p></article>\n");
   }
 
   private static void cores(StringBuilder b, Sample s, History history) {
@@ -133,7 +126,7 @@ public final class LandingPage {
     }
   }
 
-  static String facts(Sample s, Map<String, Object> verdict) {
+  static String facts(Sample s, Judgement j) {
     if (s == null) {
       return "No sample yet.";
     }
@@ -152,24 +145,15 @@ public final class LandingPage {
             .append(s.lineRateSource()).append(')');
       }
     }
-    String source = str(obj(verdict.get("download")).get("ceiling_source"));
-    f.append(" · ceiling ").append(source.isEmpty() ? "pending" : source);
+    f.append(" · ceiling ").append(j == null ? "pending" : j.of(Direction.DOWNLOAD).ceiling().source().label());
     return f.toString();
-  }
-
-  private static String readyText(Map<String, Object> status) {
-    Map<String, Object> r = obj(status.get("ready"));
-    if (r.isEmpty()) {
-      return "";
-    }
-    return Boolean.TRUE.equals(r.get("ready")) ? "ready" : "not ready: " + str(r.get("reason"));
   }
 
   static String ceilingText(double ceiling, String source) {
     if (Double.isNaN(ceiling)) {
-      return "ceiling pending";
+      return "· ceiling pending";
     }
-    return "of " + gbps(ceiling) + (source.isEmpty() ? "" : " (" + source + ")");
+    return "of " + gbps(ceiling) + " ceiling" + (source.isEmpty() ? "" : " (" + source + ")");
   }
 
   static String peakText(double peakBytes, double peakUtil) {
@@ -223,19 +207,6 @@ public final class LandingPage {
     return Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> obj(Object o) {
-    return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-  }
-
-  private static String str(Object o) {
-    return o == null ? "" : o.toString();
-  }
-
-  private static double num(Object o) {
-    return o instanceof Number n ? n.doubleValue() : Double.NaN;
-  }
-
   static String esc(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
@@ -244,10 +215,11 @@ public final class LandingPage {
   public static final class Reading {
     private Reading() {}
 
-    public static String describe(Sample s, double saturation) {
-      if (s == null) {
+    public static String describe(Published p, double saturation) {
+      if (p == null) {
         return "No sample yet.\n";
       }
+      Sample s = p.sample();
       StringBuilder b = new StringBuilder();
       if (!s.tunnel().present()) {
         b.append("Tunnel ").append(s.tunnel().name()).append(" is absent (NetBird down, or netstack mode).\n");
@@ -277,6 +249,18 @@ public final class LandingPage {
       b.append('\n');
       if (!Double.isNaN(s.datapathCores())) {
         b.append(String.format("Datapath CPU: %.2f cores (%s).%n", s.datapathCores(), s.datapathDescription()));
+      }
+      Judgement j = p.judgement();
+      if (j != null && s.tunnel().present()) {
+        for (Direction d : Direction.values()) {
+          DirectionJudgement dj = j.of(d);
+          b.append(String.format("%s: %s at %.0f%% of a %.3f Gbps ceiling (%s: %s). %s%n",
+              cap(d.label()), dj.verdict().label(), 100 * dj.utilization(), dj.ceiling().gbps(),
+              dj.ceiling().source().label(), dj.ceiling().basis(), dj.reason()));
+        }
+        for (AdviceItem a : j.advice()) {
+          b.append("Advice: ").append(a.advice().label()).append(" - ").append(a.reason()).append('\n');
+        }
       }
       return b.toString();
     }

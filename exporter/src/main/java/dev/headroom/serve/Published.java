@@ -1,16 +1,17 @@
 package dev.headroom.serve;
 
+import dev.headroom.judge.Judgement;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.ScrapePeak;
 
 /**
- * What the sampling thread publishes for readers: the latest immutable sample, and the since-last-scrape
- * peaks that a scrape takes.
+ * What the sampling thread publishes for readers: the latest immutable sample, the judgement of it, and the
+ * since-last-scrape peaks that a scrape takes.
  *
- * <p>Usage: {@code Published p = state.get(); double bps = p.sample().throughput(Direction.DOWNLOAD);}
+ * <p>Usage: {@code Published p = state.get(); p.judgement().of(Direction.DOWNLOAD).verdict();}
  */
-public record Published(Sample sample, ScrapePeaks peaks) {
+public record Published(Sample sample, Judgement judgement, ScrapePeaks peaks) {
 
   /** The per-direction peaks a metrics scrape takes (and so restarts). */
   public record ScrapePeaks(ScrapePeak download, ScrapePeak upload) {

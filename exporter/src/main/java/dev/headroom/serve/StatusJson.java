@@ -1,6 +1,9 @@
 package dev.headroom.serve;
 
 import dev.headroom.json.JsonWriter;
+import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.DirectionJudgement;
+import dev.headroom.judge.Judgement;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
@@ -87,13 +90,36 @@ public final class StatusJson {
         .field("cpu_cores", s.datapathCores())
         .field("found", s.datapathDescription())
         .end();
+    if (p.judgement() != null) {
+      Judgement j = p.judgement();
+      w.name("verdict").object();
+      for (Direction d : Direction.values()) {
+        DirectionJudgement dj = j.of(d);
+        double ceiling = dj.ceiling().bytesPerSecond();
+        w.name(d.label()).object()
+            .field("verdict", dj.verdict().label())
+            .field("reason", dj.reason())
+            .field("ceiling_bytes_per_second", ceiling)
+            .field("ceiling_gbps", ceiling * 8 / 1e9)
+            .field("ceiling_source", dj.ceiling().source().label())
+            .field("ceiling_basis", dj.ceiling().basis())
+            .field("utilization", dj.utilization())
+            .field("peak_utilization", ceiling > 0 ? s.peak(d) / ceiling : Double.NaN)
+            .end();
+      }
+      w.name("advice").array();
+      for (AdviceItem a : j.advice()) {
+        w.object().field("advice", a.advice().label()).field("reason", a.reason()).end();
+      }
+      w.end().end();
+    }
     w.name("sources").object();
     for (Map.Entry<String, SourceHealth> e : s.sources().entrySet()) {
       w.name(e.getKey()).object().field("up", e.getValue().up()).field("errors", e.getValue().errors())
           .field("last_error", e.getValue().lastError()).end();
     }
     w.end();
-    w.field("words", LandingPage.Reading.describe(s, info.saturation()));
+    w.field("words", LandingPage.Reading.describe(p, info.saturation()));
     return w.end().toString();
   }
 }

@@ -2,6 +2,11 @@ package dev.headroom.serve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.headroom.judge.Classifier;
+import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Observations;
+import dev.headroom.judge.Thresholds;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -70,7 +75,8 @@ class GoldenMetricsTest {
     }
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
-    Published p = new Published(s, new Published.ScrapePeaks(
+    Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
+    Published p = new Published(s, j, new Published.ScrapePeaks(
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)));
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(new HeadroomCollector(() -> p,

@@ -1,0 +1,32 @@
+package dev.headroom.judge;
+
+import dev.headroom.sample.Core;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+
+/**
+ * Builds the judge's input from a sample: the one place the sampling vocabulary meets the judging one.
+ *
+ * <p>Usage: {@code Judgement j = classifier.observe(Observations.from(sample));}
+ */
+public final class Observations {
+  private Observations() {}
+
+  public static Observation from(Sample s) {
+    double[] busy = s.cores().stream().filter(Core::online).mapToDouble(Core::busy).toArray();
+    Observation.Builder b = Observation.builder(s.datapath(), busy.length)
+        .tunnelMtu(s.tunnel().present() ? s.tunnel().mtu() : Observation.DEFAULT_TUNNEL_MTU)
+        .underlayMtu(s.underlay().present() ? s.underlay().mtu() : 0)
+        .throughput(s.throughput(Direction.DOWNLOAD), s.throughput(Direction.UPLOAD))
+        .underlayUtilization(s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD))
+        .coreBusy(busy)
+        .datapathCpuCores(s.datapathCores());
+    if (s.lineRateBytesPerSecond() > 0) {
+      b.lineRate(s.lineRateBytesPerSecond());
+    }
+    if (s.datapathAllowedCpus() > 0) {
+      b.datapathCpuLimitCores(s.datapathAllowedCpus());
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,116 @@
+package dev.headroom.cmd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.config.ConfigParser;
+import dev.headroom.judge.Limit;
+import dev.headroom.judge.MeasuredProfile;
+import dev.headroom.judge.ProfileFile;
+import dev.headroom.sample.Direction;
+import dev.headroom.testing.FixtureTree;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code profile} against a fixture peer whose download rises and then flattens, as load is added. */
+class ProfileCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void risingThenFlatDownloadIsWrittenAsTheMeasuredCeiling() throws Exception {
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
+    Path profile = dir.resolve("ceiling.properties");
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread load = new Thread(() -> drive(t, stop, true), "load");
+    load.start();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code;
+    try {
+      code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
+          "--path.procfs=" + t.proc(), "--sample.interval=100ms", "--profile.file=" + profile,
+          "--profile.max-duration=60s", "--profile.target=10.0.0.5"}).config(),
+          new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());
+    } finally {
+      stop.set(true);
+      load.join();
+    }
+    String o = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, o);
+    assertTrue(o.contains("iperf3 -c 10.0.0.5 -p 5201 -R"), o);
+    assertTrue(o.contains("download: plateau at"), o);
+    MeasuredProfile p = ProfileFile.read(profile);
+    double ceiling = p.ceiling(Direction.DOWNLOAD).getAsDouble();
+    assertTrue(ceiling > 0.8e9 && ceiling < 1.2e9, "measured " + ceiling);
+    assertEquals(Limit.CPU, p.limit(Direction.DOWNLOAD));
+    assertFalse(p.ceiling(Direction.UPLOAD).isPresent());
+  }
+
+  @Test
+  void aRunWithoutPlateauSaysSoAndWritesNothing() throws Exception {
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
+    Path profile = dir.resolve("ceiling.properties");
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread load = new Thread(() -> drive(t, stop, false), "load");
+    load.start();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code;
+    try {
+      code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
+          "--path.procfs=" + t.proc(), "--sample.interval=100ms", "--profile.file=" + profile,
+          "--profile.max-duration=3s"}).config(),
+          new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());
+    } finally {
+      stop.set(true);
+      load.join();
+    }
+    String o = out.toString(StandardCharsets.UTF_8);
+    assertEquals(ProfileCommand.NO_PLATEAU, code, o);
+    assertTrue(o.contains("no plateau"), o);
+    assertFalse(Files.exists(profile));
+  }
+
+  @Test
+  void noTunnelIsAClearError() throws Exception {
+    FixtureTree t = FixtureTree.copy("notunnel", dir.resolve("tree"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
+        "--path.procfs=" + t.proc(), "--sample.interval=100ms"}).config(),
+        System.out, new PrintStream(err, true, StandardCharsets.UTF_8), new AtomicBoolean());
+    assertEquals(1, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("no tunnel interface 'wt0'"));
+  }
+
+  /**
+   * Moves wt0's transmit counter in real time: rising by 0.25 GB/s each second to 1 GB/s, then flat
+   * (or, with {@code plateau} false, rising the whole time). All four cores busy on the plateau.
+   */
+  private static void drive(FixtureTree t, AtomicBoolean stop, boolean plateau) {
+    long start = System.nanoTime();
+    long last = start;
+    while (!stop.get()) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        return;
+      }
+      long now = System.nanoTime();
+      double secs = (now - start) / 1e9;
+      double rate = plateau ? Math.min(1e9, 0.25e9 * (1 + secs)) : 0.2e9 * (1 + secs * secs);
+      long bytes = (long) (rate * (now - last) / 1e9);
+      t.addCounter("wt0", "tx_bytes", bytes);
+      t.addCounter("wt0", "tx_packets", bytes / 1250);
+      long ticks = Math.max(1, (now - last) / 10_000_000);
+      for (int c = 0; c < 4; c++) {
+        t.addCpuTicks(c, ticks / 2, 0, 0, 0, 0, 0, ticks - ticks / 2, 0);
+      }
+      last = now;
+    }
+  }
+}
