@@ -88,6 +88,9 @@ class Driver(threading.Thread):
         self.load = load
 
     def run(self):
+        if os.geteuid() == 0:
+            # This thread alone: it must keep time on a loaded machine, or the bytes it writes arrive in lumps.
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), -10)
         last = time.monotonic()
         while not self.stop.is_set():
             time.sleep(0.02)
@@ -138,9 +141,22 @@ def fetch(url):
         return r.status, r.read()
 
 
-def busy_core(t, hot):
-    """Shares of a kernel-WireGuard peer: encryption work in softirq, some user and system, a little steal."""
-    return {"user": 0.10 * hot, "system": 0.08 * hot, "softirq": 0.55 * hot, "steal": 0.03}
+def busy_core(hot):
+    """Shares of a kernel-WireGuard peer's core: encryption in softirq, some user and system, a little steal."""
+    return {"user": 0.12 * hot, "system": 0.10 * hot, "softirq": 0.70 * hot, "steal": 0.03}
+
+
+def show(t):
+    """The load for the picture: a wave, a one-second burst, then a sustained push that saturates the CPU."""
+    if t < 18:
+        down = 3.0 + 2.0 * (0.5 + 0.5 * math.sin(t / 3)) + (2.0 if 12 <= t < 13 else 0)
+    else:
+        down = min(6.6, 4.0 + (t - 18) * 1.3)
+    up = 0.9 + 0.6 * (0.5 + 0.5 * math.sin(t / 2.5 + 1))
+    hot = min(1.0, down / 6.4)
+    cores = [busy_core(hot), busy_core(hot), busy_core(hot * 0.97),
+             {"user": 0.25 * hot, "system": 0.10 * hot, "softirq": 0.45 * hot, "steal": 0.15}]
+    return down * 1e9 / 8, up * 1e9 / 8, cores
 
 
 def main():
@@ -208,7 +224,7 @@ def main():
             return f"Math.abs(parseFloat({text(key)}) - {want}) <= {tol}"
 
         # Steady 2 Gbps down, 0.5 Gbps up: the page must show those numbers.
-        driver.set_load(lambda t: (2e9 / 8, 0.5e9 / 8, [busy_core(t, 0.5)] * 4))
+        driver.set_load(lambda t: (2e9 / 8, 0.5e9 / 8, [busy_core(0.4)] * 4))
 
         def steady():
             page.wait_for(near("download.gbps", 2.0, 0.3) + " && " + near("upload.gbps", 0.5, 0.1), 20,
@@ -216,27 +232,24 @@ def main():
             return f"download {page.eval(text('download.gbps'))}, upload {page.eval(text('upload.gbps'))} Gbps"
         res.check("page shows the Gbps the counters move at", steady)
 
-        def verdict():
-            status = json.loads(fetch(base + "/api/v1/status")[1])
-            want = {"headroom": "Headroom", "cpu_bound": "CPU-bound", "link_bound": "Link-bound",
-                    "single_tunnel_bound": "One tunnel saturating a core"}
-            if "verdict" in status:
-                expect = want[status["verdict"]["download"]["verdict"]]
-            else:
-                expect = "Verdict pending"
-            page.wait_for(f"{text('download.verdict')} === {json.dumps(expect)}", 10, f"verdict text {expect!r}")
-            return expect
-        res.check("page shows the verdict in words", verdict)
+        def headroom():
+            page.wait_for(f"{text('download.verdict')} === 'Headroom' && {text('upload.verdict')} === 'Headroom'",
+                          15, "both directions judged 'Headroom' at 2 / 0.5 Gbps on 4 kernel cores")
+            page.wait_for(f"/of 7.000 ceiling \\(reference\\)/.test({text('download.ceiling')})", 5,
+                          "the 4-core kernel reference ceiling of 7 Gbps download")
+            return page.eval(f"{text('download.ceiling')} + ' / ' + {text('download.util')}")
+        res.check("page shows the verdict and the ceiling in words", headroom)
 
         def softirq():
-            page.wait_for("/softirq 2[0-9]%/.test(document.querySelector('#cores .core .now').textContent)", 15,
-                          "cpu0 shows its softirq share (~28%)")
+            # The driver gives each core 0.70 x 0.4 = 28 % softirq and 3 % steal.
+            page.wait_for("(m => m && Math.abs(m[1] - 28) <= 6)(/softirq (\\d+)%/.exec("
+                          "document.querySelector('#cores .core .now').textContent))", 15, "cpu0 softirq ~28 %")
             return page.eval("document.querySelector('#cores .core .now').textContent")
         res.check("per-core softirq share is shown", softirq)
 
         # The counters speed up: the page follows without a reload.
         seq0 = page.eval(text("updated"))
-        driver.set_load(lambda t: (4e9 / 8, 1.5e9 / 8, [busy_core(t, 0.9)] * 4))
+        driver.set_load(lambda t: (4e9 / 8, 1.5e9 / 8, [busy_core(0.6)] * 4))
 
         def follows():
             page.wait_for(near("download.gbps", 4.0, 0.5) + " && " + near("upload.gbps", 1.5, 0.25), 20,
@@ -245,24 +258,24 @@ def main():
             return f"download {page.eval(text('download.gbps'))} Gbps"
         res.check("page updates when the counters move", follows)
 
-        # A varied load for the picture: a wave, one short burst, CPU following the traffic.
-        def show(t):
-            wave = 0.5 + 0.5 * math.sin(t / 4)
-            down = (3.0 + 2.2 * wave + (1.4 if 14 <= t < 15 else 0)) * 1e9 / 8
-            up = (0.9 + 0.8 * (0.5 + 0.5 * math.sin(t / 3 + 1))) * 1e9 / 8
-            hot = min(1.0, down * 8 / 1e9 / 6.5)
-            cores = [busy_core(t, hot), busy_core(t, hot * 0.9), busy_core(t, hot * 0.6),
-                     {"user": 0.15 * hot, "system": 0.05, "softirq": 0.1 * hot, "steal": 0.12}]
-            return down, up, cores
         driver.set_load(show)
-        time.sleep(24)
+
+        def cpu_bound():
+            page.wait_for(f"{text('download.verdict')} === 'CPU-bound' && "
+                          "/Scale up/.test(document.querySelector('#advice').textContent)", 40,
+                          "download judged CPU-bound with 'Scale up' advice once the cores saturate")
+            assert page.eval(text("upload.verdict")) == "Headroom", "upload carries too little to be CPU-bound"
+            assert page.eval("document.querySelector('[data-dir=download]').getAttribute('data-verdict')") == "cpu_bound"
+            time.sleep(3)  # a few more samples of the saturated plateau for the picture
+            return page.eval("document.querySelector('#advice li').textContent")[:90]
+        res.check("verdict turns CPU-bound and the advice says scale up", cpu_bound)
 
         def chart():
             n = page.eval("document.querySelectorAll('#chart-download path.line, #chart-upload path.line').length")
             assert n == 2, f"{n} chart lines"
             peak = page.eval("(document.querySelector('#chart-download text.peak-t')||{}).textContent")
             assert peak and peak.startswith("peak "), f"no peak label ({peak!r})"
-            assert float(peak.split()[1]) > 5.0, f"the 1-second burst to ~6.6 Gbps is not the peak: {peak}"
+            assert float(peak.split()[1]) > 6.0, f"the 1-second burst to ~7 Gbps is not the peak: {peak}"
             return peak
         res.check("charts draw both directions and mark the burst as the peak", chart)
 

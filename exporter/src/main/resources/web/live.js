@@ -6,13 +6,14 @@
   var DIRS = ['download', 'upload'];
   var WORDS = {headroom: 'Headroom', cpu_bound: 'CPU-bound', link_bound: 'Link-bound',
     single_tunnel_bound: 'One tunnel saturating a core'};
-  var ADVICE = {none: 'Nothing to do', scale_up: 'Scale up', scale_out: 'Scale out',
+  var ADVICE = {scale_up: 'Scale up', scale_out: 'Scale out',
     enable_kernel_wireguard: 'Enable kernel WireGuard', raise_mtu: 'Raise the MTU', bigger_interface: 'Bigger interface'};
   var hist = {points: [], span: 300, interval: 1, capacity: 300, last: -1};
   var status = null;
 
   function gbps(b) { return b == null ? '–' : (b * 8 / 1e9).toFixed(3); }
   function pct(r) { return r == null ? '–' : Math.round(r * 100) + '%'; }
+  function cap(t) { return t.charAt(0).toUpperCase() + t.slice(1); }
   function trim(v) { return v === Math.round(v) ? String(v) : v.toFixed(2); }
   function all(sel) { return Array.prototype.slice.call(document.querySelectorAll(sel)); }
   function set(k, v) { all('[data-k="' + k + '"]').forEach(function (e) { if (e.textContent !== v) e.textContent = v; }); }
@@ -65,7 +66,10 @@
     });
     var ul = document.querySelector('[data-list="advice"]'), items = [];
     if (!v) items.push([null, 'Verdict pending: the judge has not published one yet.']);
-    else (v.advice || []).forEach(function (a) { items.push([ADVICE[a.advice] || a.advice, a.reason]); });
+    else (v.advice || []).forEach(function (a) {
+      // "none" has nothing to name; its reason says so.
+      items.push([a.advice === 'none' ? null : ADVICE[a.advice] || a.advice, cap(a.reason || '')]);
+    });
     var key = JSON.stringify(items);
     if (ul.getAttribute('data-key') !== key) {
       ul.setAttribute('data-key', key);
@@ -195,10 +199,11 @@
       hist.points.forEach(function (p) {
         var age = win.now - p.timestamp, s = p.byCpu[c.cpu];
         if (age > win.span || !s || s[1] == null) return;
-        var x = w * (1 - age / win.span) - cw, base = h;
+        // Whole pixels, one wider than the column, so neighbours meet without hairline gaps.
+        var x = Math.floor(w * (1 - age / win.span) - cw), base = h;
         for (var m = 0; m < 4; m++) {
           var sh = s[2 + m] * h;
-          if (sh > 0) { ctx.fillStyle = colors[m]; ctx.fillRect(x, base - sh, cw + 0.5, sh); base -= sh; }
+          if (sh > 0) { ctx.fillStyle = colors[m]; ctx.fillRect(x, base - sh, Math.ceil(cw) + 1, sh); base -= sh; }
         }
       });
     });

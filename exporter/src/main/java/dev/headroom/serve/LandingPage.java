@@ -1,5 +1,6 @@
 package dev.headroom.serve;
 
+import dev.headroom.judge.Advice;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
@@ -47,8 +48,11 @@ public final class LandingPage {
       b.append("<li>Verdict pending: the judge has not published one yet.</li>");
     } else {
       for (AdviceItem a : j.advice()) {
-        b.append("<li><b>").append(esc(adviceWords(a.advice().label()))).append("</b>: ")
-            .append(esc(a.reason())).append("</li>");
+        b.append("<li>");
+        if (a.advice() != Advice.NONE) { // "none" has nothing to name; its reason says so
+          b.append("<b>").append(esc(adviceWords(a.advice().label()))).append("</b>: ");
+        }
+        b.append(esc(cap(a.reason()))).append("</li>");
       }
     }
     b.append("</ul></section>\n");
@@ -177,7 +181,6 @@ public final class LandingPage {
   /** The advice labels of {@code headroom_advice} in words. */
   static String adviceWords(String a) {
     return switch (a) {
-      case "none" -> "Nothing to do";
       case "scale_up" -> "Scale up";
       case "scale_out" -> "Scale out";
       case "enable_kernel_wireguard" -> "Enable kernel WireGuard";
@@ -204,7 +207,7 @@ public final class LandingPage {
   }
 
   private static String cap(String s) {
-    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
   static String esc(String s) {
@@ -254,9 +257,10 @@ public final class LandingPage {
       if (j != null && s.tunnel().present()) {
         for (Direction d : Direction.values()) {
           DirectionJudgement dj = j.of(d);
-          b.append(String.format("%s: %s at %.0f%% of a %.3f Gbps ceiling (%s: %s). %s%n",
+          // The basis already starts with its source ("reference: kernel WireGuard, ...").
+          b.append(String.format("%s: %s at %.0f%% of a %.3f Gbps ceiling (%s). %s%n",
               cap(d.label()), dj.verdict().label(), 100 * dj.utilization(), dj.ceiling().gbps(),
-              dj.ceiling().source().label(), dj.ceiling().basis(), dj.reason()));
+              dj.ceiling().basis(), dj.reason()));
         }
         for (AdviceItem a : j.advice()) {
           b.append("Advice: ").append(a.advice().label()).append(" - ").append(a.reason()).append('\n');
