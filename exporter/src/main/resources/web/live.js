@@ -132,7 +132,7 @@
       el('line', {x1: L, x2: W - R, y1: y(g), y2: y(g), 'class': 'grid'}, svg);
       el('text', {x: L - 6, y: y(g) + 4, 'text-anchor': 'end'}, svg, +g.toFixed(3) + '');
     }
-    var tick = win.span > 120 ? 60 : win.span > 60 ? 30 : 15;
+    var tick = [15, 30, 60, 120, 300].filter(function (k) { return pw * k / win.span >= 64; })[0] || win.span;
     for (var a = 0; a <= win.span; a += tick) {
       el('text', {x: L + pw * (1 - a / win.span), y: H - 6, 'text-anchor': a === 0 ? 'end' : a >= win.span ? 'start' : 'middle'},
         svg, a === 0 ? 'now' : '−' + (a % 60 ? a + ' s' : a / 60 + ' min'));

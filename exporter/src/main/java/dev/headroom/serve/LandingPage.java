@@ -57,7 +57,8 @@ public final class LandingPage {
     }
     b.append("</ul></section>\n");
 
-    b.append("<section id=\"charts\"><h2>Throughput <small data-k=\"span\">last minutes</small></h2>");
+    b.append("<section id=\"charts\"><h2>Throughput <small data-k=\"span\">last ")
+        .append(History.SPAN.toMinutes()).append(" minutes</small></h2>");
     for (Direction d : Direction.values()) {
       b.append("<figure id=\"chart-").append(d.label()).append("\" class=\"chart\"><figcaption>")
           .append(cap(d.label())).append(" Gbps</figcaption><p class=\"nojs\">Charts need JavaScript; the")
@@ -116,8 +117,9 @@ public final class LandingPage {
     History.Point shares = history == null ? null : history.point(s.sequence());
     for (Core c : s.cores()) {
       History.CoreShare sh = shares == null ? null : shares.core(c.cpu());
-      b.append("<div class=\"core\"><span class=\"name\">cpu").append(c.cpu()).append("</span>")
-          .append("<span class=\"strip\"></span><span class=\"now\">");
+      // Spaces between the spans: a terminal browser shows "cpu0 12% busy", the grid ignores them.
+      b.append("<div class=\"core\"><span class=\"name\">cpu").append(c.cpu()).append("</span> ")
+          .append("<span class=\"strip\"></span> <span class=\"now\">");
       if (!c.online()) {
         b.append("offline");
       } else {
