@@ -39,7 +39,7 @@ rm -f "$tmp/fleet.om"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat >"$tmp/prometheus.yml" <<YAML
 global:
-  evaluation_interval: 5s
+  evaluation_interval: 15s
 rule_files:
   - "$rules"
 YAML
@@ -62,4 +62,4 @@ if [ -z "$ready" ]; then
   exit 1
 fi
 
-python3 "$here/check_fleet.py" --url "http://127.0.0.1:$port" --expect "$tmp/expected.json"
+python3 "$here/check_fleet.py" --url "http://127.0.0.1:$port" --expect "$tmp/expected.json" --pid "$prom_pid"

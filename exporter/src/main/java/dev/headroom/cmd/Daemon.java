@@ -9,6 +9,8 @@ import dev.headroom.judge.Observations;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.wg.NetbirdStatus;
+import dev.headroom.read.wg.NetbirdStatusReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,12 +38,15 @@ public final class Daemon implements AutoCloseable {
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
+  private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
+  private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
   private final Path profileFile;
   private FileTime profileSeen;
   private long profileCheckedAt;
   private String profileProblem;
   private final ScheduledExecutorService thread;
+  private final ScheduledExecutorService netbirdThread;
   private final AtomicReference<Published> published = new AtomicReference<>();
   private final Published.ScrapePeaks peaks;
   private final java.util.List<java.util.function.Consumer<Published>> listeners =
@@ -60,13 +65,36 @@ public final class Daemon implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    this.netbirdReader = config.netbirdInterval().isZero() ? null
+        : new NetbirdStatusReader(config.netbirdCommand(), java.time.Duration.ofSeconds(20));
+    this.netbirdThread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "headroom-netbird");
+      t.setDaemon(true);
+      t.setPriority(Thread.MIN_PRIORITY);
+      return t;
+    });
   }
 
-  /** Takes the first sample at once (the baseline), then one per interval. */
+  /**
+   * Takes the first sample at once (the baseline), then one per interval. NetBird's status, when asked
+   * for, is read on a second thread: the CLI can take seconds to answer, which the sampler must not wait on.
+   */
   public static Daemon start(Config config) {
     Daemon d = new Daemon(config);
     d.thread.scheduleAtFixedRate(d::tick, 0, config.sampleInterval().toNanos(), TimeUnit.NANOSECONDS);
+    if (d.netbirdReader != null) {
+      d.netbirdThread.scheduleWithFixedDelay(d::readNetbird, 0, config.netbirdInterval().toNanos(), TimeUnit.NANOSECONDS);
+    }
     return d;
+  }
+
+  private void readNetbird() {
+    try {
+      netbird.set(netbirdReader.read().orElse(null));
+    } catch (RuntimeException e) {
+      log.warn("netbird status failed: {}", e.toString());
+      netbird.set(null);
+    }
   }
 
   private void tick() {
@@ -80,7 +108,7 @@ public final class Daemon implements AutoCloseable {
         }
       }
       Judgement j = classifier.observe(Observations.from(s));
-      Published p = new Published(s, j, peaks);
+      Published p = new Published(s, j, peaks, netbird.get());
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
         l.accept(p);
@@ -139,5 +167,6 @@ public final class Daemon implements AutoCloseable {
   @Override
   public void close() {
     thread.shutdownNow();
+    netbirdThread.shutdownNow();
   }
 }

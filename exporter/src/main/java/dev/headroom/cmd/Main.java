@@ -85,6 +85,9 @@ public final class Main {
     ServeCommand.Running running;
     try {
       running = ServeCommand.start(config);
+    } catch (dev.headroom.serve.web.WebConfigException e) {
+      err.println("headroom: web config: " + e.getMessage());
+      return 2;
     } catch (RuntimeException e) {
       err.println("headroom: cannot serve on " + config.listenHost() + ":" + config.listenPort() + ": " + rootMessage(e));
       return 1;

@@ -5,6 +5,10 @@ import dev.headroom.serve.HeadroomCollector;
 import dev.headroom.serve.History;
 import dev.headroom.serve.HttpServer;
 import dev.headroom.serve.Readiness;
+import dev.headroom.serve.web.WebConfig;
+import dev.headroom.serve.web.WebConfigException;
+import dev.headroom.serve.web.WebConfigParser;
+import dev.headroom.serve.web.WebSecurity;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
@@ -29,7 +33,12 @@ public final class ServeCommand {
     }
   }
 
+  /**
+   * Starts sampling and serving. A bad web config file throws {@link WebConfigException} before anything
+   * starts, naming the file, the key and the problem.
+   */
   public static Running start(Config config) {
+    WebConfig web = config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
     Daemon daemon = Daemon.start(config);
     History history = new History(History.SPAN, config.sampleInterval());
     daemon.addListener(history);
@@ -41,7 +50,7 @@ public final class ServeCommand {
     HttpServer server;
     try {
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), registry,
-          daemon::published, info, new Readiness(config.sampleInterval()), history, c -> {});
+          daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web));
     } catch (RuntimeException e) {
       daemon.close();
       throw e;

@@ -33,7 +33,11 @@ public record Config(
     double cpuSaturation,
     Duration checkDuration,
     Duration profileMaxDuration,
-    String profileTarget) {
+    String profileTarget,
+    Duration censusInterval,
+    Path runDir,
+    Duration netbirdInterval,
+    String netbirdCommand) {
 
   public Config {
     datapathProcesses = List.copyOf(datapathProcesses);
@@ -42,6 +46,6 @@ public record Config(
   public SamplerSettings samplerSettings() {
     return new SamplerSettings(
         sysfs, procfs, tunnelInterface, underlayInterface, underlayLineRate, sampleInterval, peakWindow,
-        datapathProcesses);
+        datapathProcesses, censusInterval, runDir);
   }
 }

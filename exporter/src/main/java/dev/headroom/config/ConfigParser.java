@@ -46,6 +46,10 @@ public final class ConfigParser {
     def("labels.site", "default", "the site of this peer (on headroom_peer_info)");
     def("cpu.saturation", "0.9", "busy ratio at which a core counts as saturated");
     def("check.duration", "3s", "how long 'check' samples before it reports");
+    def("path.rundir", "/var/run", "run directory holding wireguard/<tunnel>.sock (userspace datapath)");
+    def("census.interval", "5s", "how often to read every tunnel's counters (0s: never)");
+    def("netbird.interval", "30s", "how often to ask 'netbird status --json' for P2P/relayed counts (0s: never)");
+    def("netbird.command", "netbird", "the NetBird CLI");
     def("profile.max-duration", "10m", "'profile' gives up looking for a plateau after this long");
     def("profile.target", "LAN_HOST", "'profile': address of the iperf3 server behind the peer, for the printed commands");
     def("config.file", "", "YAML file with any of these keys");
@@ -244,7 +248,20 @@ public final class ConfigParser {
         saturation,
         Units.duration(get(v, "check.duration"), "check.duration"),
         Units.duration(get(v, "profile.max-duration"), "profile.max-duration"),
-        get(v, "profile.target"));
+        get(v, "profile.target"),
+        durationOrZero(v, "census.interval"),
+        Path.of(get(v, "path.rundir")),
+        durationOrZero(v, "netbird.interval"),
+        get(v, "netbird.command"));
+  }
+
+  /** A duration where {@code 0s} means "off". */
+  private static java.time.Duration durationOrZero(Map<String, String> v, String key) throws ConfigException {
+    String s = get(v, key).strip();
+    if (s.matches("0+(ms|s|m|h)?")) {
+      return java.time.Duration.ZERO;
+    }
+    return Units.duration(s, key);
   }
 
   private static void checkInterfaceName(String key, String name) throws ConfigException {

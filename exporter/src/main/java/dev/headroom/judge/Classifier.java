@@ -98,7 +98,8 @@ public final class Classifier {
       single.get(d).update(carrying && singleTunnel(o, d, util, t.coreEnter()),
           carrying && singleTunnel(o, d, util, t.coreExit()), t.minConsecutive());
 
-      if (userspace && carrying) {
+      // A direction the link holds back is not near the userspace plateau, whatever its utilization says.
+      if (userspace && carrying && !link.get(d).on) {
         double plateau = Units.bytesPerSecond(ReferenceProfile.userspacePlateauGbps(d));
         nearPlateauEnter |= util >= t.nearCeiling() || rate >= t.userspacePlateauShare() * plateau;
         nearPlateauStay |= util >= t.nearCeilingExit()
@@ -135,8 +136,15 @@ public final class Classifier {
     if (!Double.isNaN(mean) && mean >= threshold) {
       return true; // every core busy, softirq included: nothing left for the datapath
     }
-    return o.datapath() == Datapath.USERSPACE && !Double.isNaN(o.datapathCpuCores())
-        && o.datapathCpuCores() >= threshold * usable;
+    if (o.datapath() != Datapath.USERSPACE) {
+      return false;
+    }
+    // Pinned or confined, the process can be starved on its own cores while others idle: those cores full
+    // is CPU-bound for the datapath, whoever else runs on them.
+    if (!Double.isNaN(o.datapathAllowedBusy()) && o.datapathAllowedBusy() >= threshold) {
+      return true;
+    }
+    return !Double.isNaN(o.datapathCpuCores()) && o.datapathCpuCores() >= threshold * usable;
   }
 
   private boolean singleTunnel(Observation o, Direction d, double util, double coreThreshold) {

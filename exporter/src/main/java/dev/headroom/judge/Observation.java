@@ -31,6 +31,7 @@ import java.util.OptionalDouble;
  * @param coreBusy                busy ratio of each online core (a private copy; see {@link #coreBusy()})
  * @param datapathCpuCores        CPU the datapath used over the interval, in cores; NaN when unknown
  * @param datapathCpuLimitCores   cores the datapath process may use (affinity or cgroup quota); NaN when unknown
+ * @param datapathAllowedBusy     mean busy ratio of the cores the datapath process may run on; NaN when unknown
  * @param hottestTunnelDownloadBytesPerSecond rate of the busiest single tunnel, download; NaN when unknown
  * @param hottestTunnelUploadBytesPerSecond   rate of the busiest single tunnel, upload; NaN when unknown
  */
@@ -47,6 +48,7 @@ public record Observation(
     double[] coreBusy,
     double datapathCpuCores,
     double datapathCpuLimitCores,
+    double datapathAllowedBusy,
     double hottestTunnelDownloadBytesPerSecond,
     double hottestTunnelUploadBytesPerSecond) {
 
@@ -156,6 +158,7 @@ public record Observation(
         && Arrays.equals(coreBusy, x.coreBusy)
         && Double.compare(datapathCpuCores, x.datapathCpuCores) == 0
         && Double.compare(datapathCpuLimitCores, x.datapathCpuLimitCores) == 0
+        && Double.compare(datapathAllowedBusy, x.datapathAllowedBusy) == 0
         && Double.compare(hottestTunnelDownloadBytesPerSecond, x.hottestTunnelDownloadBytesPerSecond) == 0
         && Double.compare(hottestTunnelUploadBytesPerSecond, x.hottestTunnelUploadBytesPerSecond) == 0;
   }
@@ -164,7 +167,7 @@ public record Observation(
   public int hashCode() {
     return Objects.hash(datapath, onlineCores, tunnelMtu, underlayMtu, lineRateBytesPerSecond,
         downloadBytesPerSecond, uploadBytesPerSecond, underlayTransmitUtilization, underlayReceiveUtilization,
-        Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores,
+        Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores, datapathAllowedBusy,
         hottestTunnelDownloadBytesPerSecond, hottestTunnelUploadBytesPerSecond);
   }
 
@@ -174,6 +177,7 @@ public record Observation(
         + ", lineRate=" + lineRateBytesPerSecond + ", down=" + downloadBytesPerSecond + ", up=" + uploadBytesPerSecond
         + ", util tx/rx=" + underlayTransmitUtilization + "/" + underlayReceiveUtilization
         + ", busy=" + Arrays.toString(coreBusy) + ", datapathCpu=" + datapathCpuCores + "/" + datapathCpuLimitCores
+        + ", allowedBusy=" + datapathAllowedBusy
         + ", hottest=" + hottestTunnelDownloadBytesPerSecond + "/" + hottestTunnelUploadBytesPerSecond + "]";
   }
 
@@ -191,6 +195,7 @@ public record Observation(
     private double[] coreBusy = new double[0];
     private double datapathCpu = Double.NaN;
     private double datapathCpuLimit = Double.NaN;
+    private double allowedBusy = Double.NaN;
     private double hottestDown = Double.NaN;
     private double hottestUp = Double.NaN;
 
@@ -217,6 +222,8 @@ public record Observation(
     public Builder coreBusy(double... v) { coreBusy = v; return this; }
     public Builder datapathCpuCores(double v) { datapathCpu = v; return this; }
     public Builder datapathCpuLimitCores(double v) { datapathCpuLimit = v; return this; }
+    /** Mean busy ratio of the cores the datapath process may run on (its affinity). */
+    public Builder datapathAllowedBusy(double v) { allowedBusy = v; return this; }
     public Builder hottestTunnel(double downloadBytesPerSecond, double uploadBytesPerSecond) {
       hottestDown = downloadBytesPerSecond;
       hottestUp = uploadBytesPerSecond;
@@ -225,7 +232,7 @@ public record Observation(
 
     public Observation build() {
       return new Observation(datapath, onlineCores, tunnelMtu, underlayMtu, lineRate, download, upload,
-          txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, hottestDown, hottestUp);
+          txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, allowedBusy, hottestDown, hottestUp);
     }
   }
 }

@@ -24,8 +24,12 @@ public final class Observations {
     if (s.lineRateBytesPerSecond() > 0) {
       b.lineRate(s.lineRateBytesPerSecond());
     }
+    if (s.census() != null && s.census().hasRates()) {
+      b.hottestTunnel(s.census().download().hottestBytesPerSecond(), s.census().upload().hottestBytesPerSecond());
+    }
     if (s.datapathAllowedCpus() > 0) {
       b.datapathCpuLimitCores(s.datapathAllowedCpus());
+      b.datapathAllowedBusy(s.datapathAllowedBusy());
     }
     return b.build();
   }

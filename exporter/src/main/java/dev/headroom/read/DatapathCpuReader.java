@@ -40,11 +40,13 @@ public final class DatapathCpuReader {
   /**
    * Cumulative CPU of the datapath's tasks; the pid list tells the caller when the set changed.
    *
-   * @param allowedCpus cores the userspace process may run on (its affinity), 0 when unknown or kernel
+   * @param allowedCpus ids of the cores the userspace process may run on (its affinity), empty when unknown
+   *     or kernel
    */
-  public record DatapathCpu(long cpuMillis, List<Integer> pids, String description, int allowedCpus) {
+  public record DatapathCpu(long cpuMillis, List<Integer> pids, String description, java.util.SortedSet<Integer> allowedCpus) {
     public DatapathCpu {
       pids = List.copyOf(pids);
+      allowedCpus = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(allowedCpus));
     }
   }
 
@@ -57,7 +59,7 @@ public final class DatapathCpuReader {
     if (datapath == Datapath.ABSENT) {
       pids = List.of();
       discoveredFor = null;
-      return new DatapathCpu(0, List.of(), "no tunnel", 0);
+      return new DatapathCpu(0, List.of(), "no tunnel", new java.util.TreeSet<>());
     }
     boolean stale = discoveredFor != datapath || nowNanos - discoveredAt >= rediscoverNanos;
     if (!stale) {
@@ -76,21 +78,21 @@ public final class DatapathCpuReader {
    * The userspace process's CPU affinity ({@code Cpus_allowed_list} in its status), read every sample
    * because an operator may pin it at any time; pinned to one core, it plateaus with the others idle.
    */
-  private int allowedCpus(Datapath datapath) {
+  private java.util.SortedSet<Integer> allowedCpus(Datapath datapath) {
     if (datapath != Datapath.USERSPACE || pids.size() != 1) {
-      return 0;
+      return new java.util.TreeSet<>();
     }
     Path f = procfs.resolve(Integer.toString(pids.get(0))).resolve("status");
     try {
       for (String line : Sysfs.read(f).lines().toList()) {
         if (line.startsWith("Cpus_allowed_list:")) {
-          return CpuList.parse(line.substring(line.indexOf(':') + 1), f).size();
+          return CpuList.parse(line.substring(line.indexOf(':') + 1), f);
         }
       }
     } catch (ReadException e) {
       // status unreadable or odd: the limit stays unknown, which only weakens the userspace CPU verdict
     }
-    return 0;
+    return new java.util.TreeSet<>();
   }
 
   private Optional<Long> sum(List<Integer> ids) {

@@ -2,6 +2,8 @@ package dev.headroom.sample;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.read.InterfaceReading;
+import dev.headroom.sample.census.CensusSnapshot;
+import dev.headroom.sample.census.CensusTotals;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +17,10 @@ import java.util.Map;
  * @param lineRateSource {@code config}, {@code sysfs} or {@code none}
  * @param cpuPerGigabyte null when the tunnel moved too little to divide by
  * @param datapathCores CPU of the datapath in the last interval, in cores (NaN when unknown)
+ * @param census the latest tunnel census, null when none was taken (no tunnel, census off or failing)
+ * @param censusTotals cumulative per-tunnel rate observations, null before the first census
  * @param datapathAllowedCpus cores the userspace datapath may run on, 0 when unknown
+ * @param datapathAllowedBusy mean busy ratio of those cores, NaN when unknown
  */
 public record Sample(
     long sequence,
@@ -37,7 +42,10 @@ public record Sample(
     double datapathCpuSeconds,
     double datapathCores,
     int datapathAllowedCpus,
+    double datapathAllowedBusy,
     String datapathDescription,
+    CensusSnapshot census,
+    CensusTotals censusTotals,
     Map<String, SourceHealth> sources) {
 
   public Sample {

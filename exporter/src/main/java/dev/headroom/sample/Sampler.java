@@ -8,6 +8,11 @@ import dev.headroom.read.DefaultRoute;
 import dev.headroom.read.InterfaceReading;
 import dev.headroom.read.NetInterfaceReader;
 import dev.headroom.read.ReadException;
+import dev.headroom.read.wg.TunnelPeersReader;
+import dev.headroom.sample.census.CensusConfig;
+import dev.headroom.sample.census.CensusSnapshot;
+import dev.headroom.sample.census.CensusTotals;
+import dev.headroom.sample.census.TunnelCensus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +33,7 @@ public final class Sampler {
   static final String UNDERLAY = "underlay";
   static final String CPU = "cpu";
   static final String DATAPATH = "datapath";
+  static final String CENSUS = "census";
   /** Below this many tunnel bytes in an interval, CPU per gigabyte is noise divided by noise. */
   static final long MIN_BYTES_FOR_CPU_PER_GB = 1_000_000;
   private static final long ROUTE_RECHECK_NANOS = 10_000_000_000L;
@@ -62,6 +68,12 @@ public final class Sampler {
   private long datapathMillisTotal;
   private long prevDatapathNanos;
   private boolean hadBaseline;
+  private final TunnelPeersReader tunnelPeers;
+  private final TunnelCensus census = new TunnelCensus(CensusConfig.defaults());
+  private final CensusTotals censusTotals = new CensusTotals();
+  private CensusSnapshot lastCensus;
+  private CensusTotals lastCensusTotals;
+  private long censusAt;
 
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock) {
     this(settings, cpu, nanoClock, System::currentTimeMillis);
@@ -81,6 +93,10 @@ public final class Sampler {
     for (String s : List.of(TUNNEL, UNDERLAY, CPU, DATAPATH)) {
       errors.put(s, new long[1]);
     }
+    if (!settings.censusInterval().isZero()) {
+      errors.put(CENSUS, new long[1]);
+    }
+    this.tunnelPeers = new TunnelPeersReader(settings.runDir(), "wg");
     this.lastTunnel = InterfaceReading.absent(settings.tunnelInterface());
     this.lastUnderlay = InterfaceReading.absent(settings.underlayInterface().orElse("?"));
   }
@@ -139,6 +155,7 @@ public final class Sampler {
     double datapathCores = Double.NaN;
     String datapathDescription = "unknown";
     int allowedCpus = 0;
+    double allowedBusy = Double.NaN;
     try {
       DatapathCpuReader.DatapathCpu d = datapathCpu.read(datapath, start);
       long ms = d.cpuMillis();
@@ -159,10 +176,34 @@ public final class Sampler {
       prevDatapathPids = d.pids();
       prevDatapathNanos = start;
       datapathDescription = d.description();
-      allowedCpus = d.allowedCpus();
+      allowedCpus = d.allowedCpus().size();
+      allowedBusy = meanBusy(lastCores, d.allowedCpus());
       up.put(DATAPATH, true);
     } catch (ReadException e) {
       fail(DATAPATH, e, up);
+    }
+
+    // Census of every tunnel: less often than the rest, since a peer can hold thousands of them.
+    if (!settings.censusInterval().isZero()
+        && (censusAt == 0 || start - censusAt >= settings.censusInterval().toNanos() || restarted)) {
+      censusAt = start;
+      if (datapath == Datapath.ABSENT) {
+        lastCensus = null;
+        up.put(CENSUS, true);
+      } else {
+        try {
+          CensusSnapshot c = census.update(start, wall / 1000, tunnelPeers.read(datapath, settings.tunnelInterface()));
+          censusTotals.add(c);
+          lastCensus = c;
+          lastCensusTotals = censusTotals.copy();
+          up.put(CENSUS, true);
+        } catch (ReadException e) {
+          lastCensus = null;
+          fail(CENSUS, e, up);
+        }
+      }
+    } else if (errors.containsKey(CENSUS)) {
+      up.put(CENSUS, !failing.contains(CENSUS));
     }
 
     Traffic tt = tunnel.snapshot();
@@ -212,8 +253,21 @@ public final class Sampler {
         lastTunnel, tt, peakDown.max(), peakUp.max(),
         lastUnderlay, underlay.snapshot(), lineRate, lineRateSource,
         lastCores, perGb,
-        datapath, datapathMillisTotal / 1000.0, datapathCores, allowedCpus, datapathDescription,
-        health);
+        datapath, datapathMillisTotal / 1000.0, datapathCores, allowedCpus, allowedBusy, datapathDescription,
+        lastCensus, lastCensusTotals, health);
+  }
+
+  /** Mean busy of the online cores among {@code ids}; NaN when none of them is online. */
+  private static double meanBusy(List<Core> cores, java.util.Set<Integer> ids) {
+    double sum = 0;
+    int n = 0;
+    for (Core c : cores) {
+      if (c.online() && ids.contains(c.cpu())) {
+        sum += c.busy();
+        n++;
+      }
+    }
+    return n == 0 ? Double.NaN : sum / n;
   }
 
   private String resolveUnderlay(long now) throws ReadException {

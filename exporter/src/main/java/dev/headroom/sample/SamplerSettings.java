@@ -19,10 +19,19 @@ public record SamplerSettings(
     OptionalDouble lineRateBytesPerSecond,
     Duration interval,
     Duration peakWindow,
-    List<String> datapathProcesses) {
+    List<String> datapathProcesses,
+    Duration censusInterval,
+    Path runDir) {
 
   public SamplerSettings {
     datapathProcesses = List.copyOf(datapathProcesses);
+  }
+
+  /** Without the census (tests of the per-second path, where no tunnel socket exists). */
+  public SamplerSettings(Path sysfs, Path procfs, String tunnelInterface, Optional<String> underlayInterface,
+      OptionalDouble lineRate, Duration interval, Duration peakWindow, List<String> datapathProcesses) {
+    this(sysfs, procfs, tunnelInterface, underlayInterface, lineRate, interval, peakWindow, datapathProcesses,
+        Duration.ZERO, Path.of("/var/run"));
   }
 
   /** Samples the peak window holds at the configured interval. */

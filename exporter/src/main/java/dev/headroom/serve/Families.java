@@ -1,6 +1,8 @@
 package dev.headroom.serve;
 
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
@@ -17,6 +19,7 @@ import java.util.Map;
 final class Families {
   private final Map<String, GaugeSnapshot.Builder> gauges = new LinkedHashMap<>();
   private final Map<String, CounterSnapshot.Builder> counters = new LinkedHashMap<>();
+  private final Map<String, HistogramSnapshot.Builder> histograms = new LinkedHashMap<>();
   private final Map<String, Boolean> nonEmpty = new LinkedHashMap<>();
   private final Map<String, Object> order = new LinkedHashMap<>();
 
@@ -56,6 +59,18 @@ final class Families {
     }
   }
 
+  /** Adds a classic histogram point: upper bounds ending in +Inf, counts per bucket (not cumulative). */
+  void histogram(String name, String help, double[] upperBounds, long[] perBucket, double sum, String... labels) {
+    HistogramSnapshot.Builder b = histograms.computeIfAbsent(name, n -> {
+      order.put(n, histograms);
+      return HistogramSnapshot.builder().name(n).help(help);
+    });
+    b.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+        .classicHistogramBuckets(ClassicHistogramBuckets.of(upperBounds, perBucket))
+        .sum(sum).labels(Labels.of(labels)).build());
+    nonEmpty.put(name, true);
+  }
+
   MetricSnapshots build() {
     MetricSnapshots.Builder out = MetricSnapshots.builder();
     for (Map.Entry<String, Object> e : order.entrySet()) {
@@ -65,6 +80,8 @@ final class Families {
       }
       if (e.getValue() == gauges) {
         out.metricSnapshot(gauges.get(n).build());
+      } else if (e.getValue() == histograms) {
+        out.metricSnapshot(histograms.get(n).build());
       } else {
         out.metricSnapshot(counters.get(n).build());
       }

@@ -16,7 +16,11 @@ import dev.headroom.judge.Verdict;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.read.Datapath;
 import dev.headroom.read.InterfaceReading;
+import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.sample.Core;
+import dev.headroom.sample.census.CensusSnapshot;
+import dev.headroom.sample.census.CensusTotals;
+import dev.headroom.sample.census.RateHistogram;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.SourceHealth;
@@ -63,6 +67,8 @@ public final class HeadroomCollector implements MultiCollector {
     underlay(f, s);
     cpu(f, s);
     verdict(f, p);
+    census(f, s);
+    netbird(f, p.netbird());
     self(f, s);
     return f.build();
   }
@@ -222,6 +228,61 @@ public final class HeadroomCollector implements MultiCollector {
     j.adviceSet().forEach(a -> advice.add(a.label()));
     f.stateSet("headroom_advice", "What to do (one series per recommendation; the reason is on / and /api/v1/status).",
         "advice", ADVICE, advice);
+  }
+
+  private static final double[] RATE_BOUNDS = withInf(RateHistogram.upperBounds());
+
+  private static double[] withInf(double[] bounds) {
+    double[] b = java.util.Arrays.copyOf(bounds, bounds.length + 1);
+    b[bounds.length] = Double.POSITIVE_INFINITY;
+    return b;
+  }
+
+  private void census(Families f, Sample s) {
+    CensusSnapshot c = s.census();
+    if (c == null) {
+      return;
+    }
+    String help = "Tunnels (one per client device): all, with a handshake in the last 180 s, and active (moving data).";
+    f.gauge("headroom_tunnels", help, c.tunnels(), "state", "total");
+    f.gauge("headroom_tunnels", help, c.handshakeRecent(), "state", "handshake_recent");
+    f.gauge("headroom_tunnels", help, c.active(), "state", "active");
+    CensusTotals totals = s.censusTotals();
+    if (totals != null) {
+      for (Direction d : Direction.values()) {
+        f.histogram("headroom_tunnel_rate_bytes_per_second",
+            "Per-tunnel rates of the active tunnels, observed at every census (no per-tunnel series).",
+            RATE_BOUNDS, totals.perBucket(d), totals.sum(d), "direction", d.label());
+      }
+    }
+    if (!c.hasRates()) {
+      return;
+    }
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_tunnel_hottest_bytes_per_second", "Rate of the fastest tunnel (one tunnel is about one core).",
+          c.direction(d).hottestBytesPerSecond(), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_tunnel_hottest_share_ratio", "The fastest tunnel's share of the direction's tunnel traffic.",
+          c.direction(d).hottestShare(), "direction", d.label());
+    }
+    for (Direction d : Direction.values()) {
+      f.gauge("headroom_active_user_mean_bytes_per_second", "Mean rate per active tunnel: the observed per-user rate for sizing.",
+          c.direction(d).activeMeanBytesPerSecond(), "direction", d.label());
+    }
+  }
+
+  private void netbird(Families f, NetbirdStatus n) {
+    if (n == null) {
+      return;
+    }
+    String help = "Connected NetBird peers by connection type, from 'netbird status --json'.";
+    f.gauge("headroom_netbird_peers", help, n.p2p(), "connection", "p2p");
+    f.gauge("headroom_netbird_peers", help, n.relayed(), "connection", "relayed");
+    f.gauge("headroom_netbird_peers", help, n.connectedUnknownType(), "connection", "unknown");
+    f.gauge("headroom_netbird_peers_listed", "Peers NetBird lists, connected or not.", n.peersTotal());
+    n.latencyMeanSeconds().ifPresent(v -> f.gauge("headroom_netbird_peer_latency_mean_seconds", "Mean latency NetBird reports for its connected peers.", v));
+    n.latencyMaxSeconds().ifPresent(v -> f.gauge("headroom_netbird_peer_latency_max_seconds", "Highest latency NetBird reports for its connected peers.", v));
   }
 
   private void self(Families f, Sample s) {

@@ -53,7 +53,7 @@ public final class HttpServer implements AutoCloseable {
       LiveAssets.routes(config);
       customize.accept(config);
     });
-    app.start(host.isEmpty() ? "0.0.0.0" : host, port);
+    app.start(host.isEmpty() ? null : host, port); // no host: every address, IPv6 included
     return new HttpServer(app);
   }
 

@@ -5,6 +5,8 @@ import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
 import dev.headroom.sample.Core;
+import dev.headroom.sample.census.CensusSnapshot;
+import dev.headroom.sample.census.Talker;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import java.util.Locale;
@@ -254,6 +256,18 @@ public final class LandingPage {
       b.append('\n');
       if (!Double.isNaN(s.datapathCores())) {
         b.append(String.format("Datapath CPU: %.2f cores (%s).%n", s.datapathCores(), s.datapathDescription()));
+      }
+      CensusSnapshot c = s.census();
+      if (c != null) {
+        b.append(String.format("Tunnels: %d, %d with a recent handshake, %d active.%n", c.tunnels(), c.handshakeRecent(), c.active()));
+        for (Talker t : c.topTalkers().stream().limit(5).toList()) {
+          b.append(String.format("  %s %-21s down %.3f Gbps, up %.3f Gbps%n", t.key(),
+              t.endpoint() == null ? "-" : t.endpoint(), t.downloadBytesPerSecond() * 8 / 1e9, t.uploadBytesPerSecond() * 8 / 1e9));
+        }
+      }
+      if (p.netbird() != null) {
+        b.append(String.format("NetBird: %d peers connected (%d P2P, %d relayed).%n", p.netbird().peersConnected(),
+            p.netbird().p2p(), p.netbird().relayed()));
       }
       Judgement j = p.judgement();
       if (j != null && s.tunnel().present()) {

@@ -4,6 +4,9 @@ import dev.headroom.json.JsonWriter;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
+import dev.headroom.read.wg.NetbirdStatus;
+import dev.headroom.sample.census.CensusSnapshot;
+import dev.headroom.sample.census.Talker;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
@@ -112,6 +115,31 @@ public final class StatusJson {
         w.object().field("advice", a.advice().label()).field("reason", a.reason()).end();
       }
       w.end().end();
+    }
+    CensusSnapshot c = s.census();
+    if (c != null) {
+      w.name("census").object().field("tunnels", c.tunnels()).field("handshake_recent", c.handshakeRecent())
+          .field("active", c.active());
+      for (Direction d : Direction.values()) {
+        w.name(d.label()).object()
+            .field("hottest_bytes_per_second", c.direction(d).hottestBytesPerSecond())
+            .field("hottest_share", c.direction(d).hottestShare())
+            .field("active_mean_bytes_per_second", c.direction(d).activeMeanBytesPerSecond())
+            .end();
+      }
+      w.name("top_talkers").array();
+      for (Talker t : c.topTalkers()) {
+        w.object().field("key", t.key()).field("endpoint", t.endpoint())
+            .field("download_bytes_per_second", t.downloadBytesPerSecond())
+            .field("upload_bytes_per_second", t.uploadBytesPerSecond())
+            .field("handshake_age_seconds", t.handshakeAgeSeconds()).field("active", t.active()).end();
+      }
+      w.end().end();
+    }
+    if (p.netbird() != null) {
+      NetbirdStatus n = p.netbird();
+      w.name("netbird").object().field("peers_listed", n.peersTotal()).field("connected", n.peersConnected())
+          .field("p2p", n.p2p()).field("relayed", n.relayed()).end();
     }
     w.name("sources").object();
     for (Map.Entry<String, SourceHealth> e : s.sources().entrySet()) {

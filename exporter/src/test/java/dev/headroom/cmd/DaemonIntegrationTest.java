@@ -34,7 +34,8 @@ class DaemonIntegrationTest {
     tree = FixtureTree.copy(fixture, dir);
     running = ServeCommand.start(ConfigParser.parse(new String[] {
         "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
-        "--sample.interval=100ms", "--sample.peak-window=2s", "--labels.network=net-a"}).config());
+        "--sample.interval=100ms", "--sample.peak-window=2s", "--labels.network=net-a",
+        "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s"}).config());
     port = running.server().port();
   }
 
@@ -96,10 +97,12 @@ class DaemonIntegrationTest {
     assertTrue(ready.body().contains("absent"), ready.body());
     assertEquals(1.0, Scrape.metrics(port).get("headroom_datapath{datapath=\"absent\"}"));
 
+    // A new interface appears at once, counting from zero: build it aside, then move it into place.
     FixtureTree back = FixtureTree.copy("userspace", dir.resolve("again"));
-    copyInterface(back, tree);
-    tree.recreateInterface("wt0", 51);
-    tree.traffic("wt0", 7_000_000, 5_000, 0, 0);
+    back.recreateInterface("wt0", 51);
+    back.traffic("wt0", 7_000_000, 5_000, 0, 0);
+    java.nio.file.Files.move(back.sys().resolve("class/net/wt0"), tree.sys().resolve("class/net/wt0"),
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     awaitReady();
     await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.metrics(port).get(DOWN_TOTAL) == 1.7e7);
     assertEquals(1.0, Scrape.metrics(port).get("headroom_tunnel_up"));
@@ -139,18 +142,47 @@ class DaemonIntegrationTest {
     assertEquals(404, Scrape.get(port, "/nope").statusCode());
   }
 
-  private static void copyInterface(FixtureTree from, FixtureTree to) throws Exception {
-    Path src = from.sys().resolve("class/net/wt0");
-    Path dst = to.sys().resolve("class/net/wt0");
-    try (var files = java.nio.file.Files.walk(src)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        Path d = dst.resolve(src.relativize(p).toString());
-        if (java.nio.file.Files.isDirectory(p)) {
-          java.nio.file.Files.createDirectories(d);
-        } else {
-          java.nio.file.Files.copy(p, d, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
+  @Test
+  void censusCountsTunnelsFromTheUapiSocketWithoutPerTunnelSeries() throws Exception {
+    Path run = dir.resolve("run");
+    String capture = new String(getClass().getResourceAsStream("/census/uapi-wireguard-go-routing-peer.txt")
+        .readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+    // Every reply moves the first tunnel's counters on, as a live tunnel would.
+    java.util.concurrent.atomic.AtomicLong tx = new java.util.concurrent.atomic.AtomicLong(24820);
+    try (var sock = dev.headroom.testing.FakeUapiSocket.start(run, "wt0",
+        () -> capture.replace("tx_bytes=24820", "tx_bytes=" + tx.addAndGet(5_000_000)))) {
+      tree = FixtureTree.copy("userspace", dir.resolve("tree"));
+      running = ServeCommand.start(ConfigParser.parse(new String[] {
+          "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
+          "--path.rundir=" + run, "--census.interval=200ms", "--sample.interval=100ms", "--netbird.interval=0s"}).config());
+      port = running.server().port();
+      await().atMost(Duration.ofSeconds(10)).until(() ->
+          Scrape.metrics(port).getOrDefault("headroom_tunnels{state=\"total\"}", -1.0) == 3.0);
+      await().atMost(Duration.ofSeconds(10)).until(() ->
+          Scrape.metrics(port).getOrDefault("headroom_tunnel_hottest_bytes_per_second{direction=\"download\"}", 0.0) > 0);
+      String text = Scrape.get(port, "/metrics").body();
+      assertTrue(text.contains("headroom_tunnel_rate_bytes_per_second_bucket{direction=\"download\",le=\"+Inf\"}"), text);
+      assertTrue(!text.contains("6d69dad9"), "a public key leaked into the metrics");
+      assertEquals("", Tools.promtoolCheckMetrics(text));
+      Map<String, Double> m = Scrape.parse(text);
+      assertEquals(1.0, m.get("headroom_tunnel_hottest_share_ratio{direction=\"download\"}"), 0.01);
+      assertTrue(Scrape.get(port, "/api/v1/status").body().contains("\"top_talkers\""));
     }
+  }
+
+  @Test
+  void aMissingUapiSocketIsASourceErrorNotAFailedScrape() throws Exception {
+    tree = FixtureTree.copy("userspace", dir.resolve("tree"));
+    running = ServeCommand.start(ConfigParser.parse(new String[] {
+        "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
+        "--path.rundir=" + dir.resolve("empty"), "--census.interval=200ms", "--sample.interval=100ms",
+        "--netbird.interval=0s"}).config());
+    port = running.server().port();
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        Scrape.metrics(port).getOrDefault("headroom_source_errors_total{source=\"census\"}", 0.0) >= 1);
+    Map<String, Double> m = Scrape.metrics(port);
+    assertEquals(0.0, m.get("headroom_source_up{source=\"census\"}"));
+    assertEquals(1.0, m.get("headroom_source_up{source=\"tunnel\"}"));
+    assertTrue(!m.containsKey("headroom_tunnels{state=\"total\"}"));
   }
 }

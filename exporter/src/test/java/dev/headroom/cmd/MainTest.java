@@ -46,7 +46,7 @@ class MainTest {
   @Test
   void checkWithoutTunnelExitsOneWithAClearMessage() throws Exception {
     FixtureTree t = FixtureTree.copy("notunnel", dir);
-    assertEquals(1, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+    assertEquals(1, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
         "--sample.interval=100ms", "--check.duration=300ms"));
     assertTrue(err().contains("no tunnel interface 'wt0'"), err());
   }
@@ -54,12 +54,22 @@ class MainTest {
   @Test
   void checkPrintsTheReadingInWords() throws Exception {
     FixtureTree t = FixtureTree.copy("kernel", dir);
-    assertEquals(0, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+    assertEquals(0, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
         "--sample.interval=100ms", "--check.duration=300ms"));
     String o = out.toString(StandardCharsets.UTF_8);
     assertTrue(o.contains("kernel datapath"), o);
     assertTrue(o.contains("download"), o);
     assertTrue(o.contains("Underlay eth0"), o);
+  }
+
+  @Test
+  void badWebConfigStopsTheStartNamingTheKey() throws Exception {
+    Path web = dir.resolve("web.yml");
+    java.nio.file.Files.writeString(web, "tls_server_config:\n  cert_file: missing.crt\n  key_file: missing.key\n");
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
+    assertEquals(2, run("--web.listen-address=127.0.0.1:0", "--web.config.file=" + web, "--path.sysfs=" + t.sys(),
+        "--path.procfs=" + t.proc(), "--netbird.interval=0s"));
+    assertTrue(err().contains("cert_file"), err());
   }
 
   @Test

@@ -25,22 +25,9 @@ class ProfileCommandTest {
 
   @Test
   void risingThenFlatDownloadIsWrittenAsTheMeasuredCeiling() throws Exception {
-    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
     Path profile = dir.resolve("ceiling.properties");
-    AtomicBoolean stop = new AtomicBoolean();
-    Thread load = new Thread(() -> drive(t, stop, true), "load");
-    load.start();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code;
-    try {
-      code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
-          "--path.procfs=" + t.proc(), "--sample.interval=100ms", "--profile.file=" + profile,
-          "--profile.max-duration=60s", "--profile.target=10.0.0.5"}).config(),
-          new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());
-    } finally {
-      stop.set(true);
-      load.join();
-    }
+    int code = profileUnderLoad(true, profile, out, "--profile.max-duration=60s", "--profile.target=10.0.0.5");
     String o = out.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, o);
     assertTrue(o.contains("iperf3 -c 10.0.0.5 -p 5201 -R"), o);
@@ -54,22 +41,9 @@ class ProfileCommandTest {
 
   @Test
   void aRunWithoutPlateauSaysSoAndWritesNothing() throws Exception {
-    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
     Path profile = dir.resolve("ceiling.properties");
-    AtomicBoolean stop = new AtomicBoolean();
-    Thread load = new Thread(() -> drive(t, stop, false), "load");
-    load.start();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code;
-    try {
-      code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
-          "--path.procfs=" + t.proc(), "--sample.interval=100ms", "--profile.file=" + profile,
-          "--profile.max-duration=3s"}).config(),
-          new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());
-    } finally {
-      stop.set(true);
-      load.join();
-    }
+    int code = profileUnderLoad(false, profile, out, "--profile.max-duration=3s");
     String o = out.toString(StandardCharsets.UTF_8);
     assertEquals(ProfileCommand.NO_PLATEAU, code, o);
     assertTrue(o.contains("no plateau"), o);
@@ -81,10 +55,30 @@ class ProfileCommandTest {
     FixtureTree t = FixtureTree.copy("notunnel", dir.resolve("tree"));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
-        "--path.procfs=" + t.proc(), "--sample.interval=100ms"}).config(),
+        "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s", "--sample.interval=100ms"}).config(),
         System.out, new PrintStream(err, true, StandardCharsets.UTF_8), new AtomicBoolean());
     assertEquals(1, code);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("no tunnel interface 'wt0'"));
+  }
+
+  /** Runs {@code profile} on a kernel fixture peer while a thread drives its counters. */
+  private int profileUnderLoad(boolean plateau, Path profile, ByteArrayOutputStream out, String... extra)
+      throws Exception {
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread load = new Thread(() -> drive(t, stop, plateau), "load");
+    load.start();
+    try {
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--path.sysfs=" + t.sys(),
+          "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
+          "--sample.interval=100ms", "--profile.file=" + profile));
+      args.addAll(java.util.List.of(extra));
+      return ProfileCommand.run(ConfigParser.parse(args.toArray(String[]::new)).config(),
+          new PrintStream(out, true, StandardCharsets.UTF_8), System.err, new AtomicBoolean());
+    } finally {
+      stop.set(true);
+      load.join();
+    }
   }
 
   /**

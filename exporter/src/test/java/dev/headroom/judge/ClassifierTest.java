@@ -312,4 +312,26 @@ class ClassifierTest {
     assertEquals(0.15, o.meanBusy(), 1e-9);
     assertEquals(o, Observation.builder(Datapath.KERNEL, 2).coreBusy(0.1, 0.2).build());
   }
+
+  @Test
+  void userspaceProcessPinnedToOneFullCoreIsCpuBoundWhileTheOtherCoreIdles() {
+    // wireguard-go pinned to cpu1, which it shares with a hog: it gets half the core, cpu0 idles.
+    Observation o = Observation.builder(Datapath.USERSPACE, 2).underlayMtu(1500).lineRate(bytesPerSecond(1))
+        .underlayUtilization(0.2, 0.01).throughput(0.2 * GBPS, 0.005 * GBPS).coreBusy(0.10, 1.0)
+        .datapathCpuCores(0.5).datapathCpuLimitCores(1).datapathAllowedBusy(1.0).build();
+    Judgement j = feed(classifier(), o, 3);
+    assertEquals(Verdict.CPU_BOUND, j.of(DOWNLOAD).verdict());
+    assertTrue(j.adviceSet().contains(Advice.ENABLE_KERNEL_WIREGUARD), j.advice().toString());
+  }
+
+  @Test
+  void aLinkBoundUserspaceDirectionIsNotCalledNearThePlateau() {
+    // 100 Mbit line rate caps the ceiling: utilization is ~100 % of the link, not of wireguard-go.
+    Observation o = Observation.builder(Datapath.USERSPACE, 2).underlayMtu(1500).lineRate(bytesPerSecond(0.1))
+        .underlayUtilization(0.97, 0.02).throughput(0.0115 * GBPS, 0.0002 * GBPS).coreBusy(0.2, 0.15)
+        .datapathCpuCores(0.1).build();
+    Judgement j = feed(classifier(), o, 4);
+    assertEquals(Verdict.LINK_BOUND, j.of(DOWNLOAD).verdict());
+    assertFalse(j.adviceSet().contains(Advice.ENABLE_KERNEL_WIREGUARD), j.advice().toString());
+  }
 }

@@ -77,7 +77,7 @@ class GoldenMetricsTest {
     Sample s = sampler.sample();
     Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
     Published p = new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)));
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(new HeadroomCollector(() -> p,
         new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9)));

@@ -38,7 +38,7 @@ class HistoryTest {
     } else {
       clock.advanceSeconds(1);
     }
-    return new Published(sampler.sample(), null, null);
+    return new Published(sampler.sample(), null, null, null);
   }
 
   @Test

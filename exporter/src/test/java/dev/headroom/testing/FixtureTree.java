@@ -24,17 +24,7 @@ public final class FixtureTree {
 
   public static FixtureTree copy(String name, Path into) {
     try {
-      Path src = Path.of(FixtureTree.class.getResource("/fixtures/" + name).toURI());
-      try (Stream<Path> files = Files.walk(src)) {
-        for (Path p : (Iterable<Path>) files::iterator) {
-          Path dst = into.resolve(src.relativize(p).toString());
-          if (Files.isDirectory(p)) {
-            Files.createDirectories(dst);
-          } else {
-            Files.copy(p, dst, StandardCopyOption.REPLACE_EXISTING);
-          }
-        }
-      }
+      copyTree(Path.of(FixtureTree.class.getResource("/fixtures/" + name).toURI()), into);
       return new FixtureTree(into);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -80,14 +70,41 @@ public final class FixtureTree {
     deleteTree(sys().resolve("class/net").resolve(iface));
   }
 
-  /** Recreates an interface with zeroed counters and a new ifindex, as a NetBird restart does. */
+  /**
+   * Recreates an interface with zeroed counters and a new ifindex, as a NetBird restart does. The new
+   * interface is built aside and swapped in with two renames, so a reader never sees a half-written one
+   * (only, for a moment, no interface at all, as on a real peer).
+   */
   public void recreateInterface(String iface, int newIfindex) {
     Path dir = sys().resolve("class/net").resolve(iface);
-    for (String s : new String[] {"rx_bytes", "tx_bytes", "rx_packets", "tx_packets", "rx_errors", "tx_errors",
-        "rx_dropped", "tx_dropped"}) {
-      write(dir.resolve("statistics").resolve(s), "0\n");
+    Path staging = root.resolve("staging-" + iface + "-" + newIfindex);
+    try {
+      copyTree(dir, staging);
+      for (String s : new String[] {"rx_bytes", "tx_bytes", "rx_packets", "tx_packets", "rx_errors", "tx_errors",
+          "rx_dropped", "tx_dropped"}) {
+        write(staging.resolve("statistics").resolve(s), "0\n");
+      }
+      write(staging.resolve("ifindex"), newIfindex + "\n");
+      Path gone = root.resolve("gone-" + iface + "-" + System.nanoTime());
+      Files.move(dir, gone, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
+      deleteTree(gone);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    write(dir.resolve("ifindex"), newIfindex + "\n");
+  }
+
+  private static void copyTree(Path src, Path dst) throws IOException {
+    try (Stream<Path> files = Files.walk(src)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Path d = dst.resolve(src.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(d);
+        } else {
+          Files.copy(p, d, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
   }
 
   public void write(Path file, String content) {

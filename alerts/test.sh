@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Everything that proves the alerting rules: promtool check + unit tests, amtool config and routes,
+# runbook anchors, and the 1,000-peer fleet test on a real Prometheus (alerts/fleet/fleet-test.sh).
+#
+# Usage: bash alerts/test.sh          (from anywhere; needs promtool, prometheus, amtool, python3)
+# Last line: `alerts: N passed, M failed`. Exit status 1 when anything failed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+passed=0
+failed=0
+log=$(mktemp "${TMPDIR:-/tmp}/headroom-alerts-test.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -s "$log" ] && sed 's/^/    /' "$log" | tail -40; }
+finish() { echo "alerts: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+
+# Tools first: without them nothing below means anything.
+missing=""
+for pair in promtool:prometheus prometheus:prometheus amtool:prometheus-alertmanager python3:python3; do
+  tool=${pair%%:*} pkg=${pair#*:}
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "FAIL - $tool not found: install the Debian package '$pkg' (apt-get install --no-install-recommends $pkg)"
+    missing=1
+  fi
+done
+if [ -n "$missing" ]; then failed=$((failed + 1)); finish; fi
+
+cd "$here"
+
+if promtool check rules headroom-rules.yml >"$log" 2>&1; then
+  pass "promtool check rules headroom-rules.yml ($(grep -o '[0-9]* rules found' "$log"))"
+else
+  fail "promtool check rules headroom-rules.yml"
+fi
+
+for t in tests/*_test.yml; do
+  if promtool test rules "$t" >"$log" 2>&1; then pass "promtool test rules $t"; else fail "promtool test rules $t"; fi
+done
+
+if amtool check-config alertmanager.yml >"$log" 2>&1; then
+  pass "amtool check-config alertmanager.yml"
+else
+  fail "amtool check-config alertmanager.yml"
+fi
+for route in critical:pager warning:ticket info:chat; do
+  sev=${route%%:*} want=${route#*:}
+  got=$(amtool config routes test --config.file=alertmanager.yml severity="$sev" alertname=HeadroomPeerAtCeiling 2>"$log")
+  if [ "$got" = "$want" ]; then pass "severity=$sev routes to $want"; else echo "routed to '$got'" >>"$log"; fail "severity=$sev routes to $want"; fi
+done
+
+# Every runbook_url anchor is a heading in docs/runbooks.md (GitHub anchors: lower case, no punctuation).
+: >"$log"
+anchors=$(grep -o 'runbooks\.md#[a-z0-9-]*' headroom-rules.yml | sed 's/.*#//' | sort -u)
+headings=$(grep '^#' "$root/docs/runbooks.md" 2>/dev/null | sed 's/^#* *//' | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-\n')
+for a in $anchors; do
+  grep -qx "$a" <<<"$headings" || echo "no heading for #$a in docs/runbooks.md" >>"$log"
+done
+if [ ! -s "$log" ] && [ -n "$anchors" ]; then
+  pass "all $(wc -w <<<"$anchors") runbook_url anchors exist in docs/runbooks.md"
+else
+  fail "runbook_url anchors in docs/runbooks.md"
+fi
+
+# Fleet: its own checks count one each.
+echo "fleet test (1,000 peers, 50 Networks, real Prometheus on 127.0.0.1) ..."
+bash fleet/fleet-test.sh >"$log" 2>&1
+rc=$?
+grep -v '^fleet-checks:' "$log" | sed 's/^/  /'
+line=$(grep '^fleet-checks:' "$log" | tail -1)
+if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+  passed=$((passed + BASH_REMATCH[1]))
+  failed=$((failed + BASH_REMATCH[2]))
+  if [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ]; then failed=$((failed + 1)); echo "FAIL - fleet test exited $rc"; fi
+else
+  failed=$((failed + 1))
+  echo "FAIL - fleet test ended (exit $rc) before reporting its checks"
+fi
+
+finish

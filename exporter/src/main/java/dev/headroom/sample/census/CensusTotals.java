@@ -1,0 +1,66 @@
+package dev.headroom.sample.census;
+
+import dev.headroom.sample.Direction;
+
+/**
+ * Cumulative per-tunnel rate observations: every census adds each active tunnel's rate to a classic
+ * histogram, so {@code rate(_count)} is the mean number of active tunnels per census and
+ * {@code rate(_sum) / rate(_count)} the mean rate per active user. Immutable snapshots via {@link #copy()}.
+ *
+ * <p>Usage: {@code totals.add(snapshot); long[] c = totals.cumulative(Direction.DOWNLOAD);}
+ */
+public final class CensusTotals {
+  private final long[][] buckets = new long[2][RateHistogram.UPPER_BOUNDS.length + 1];
+  private final double[] sums = new double[2];
+  private final long[] counts = new long[2];
+
+  public void add(CensusSnapshot s) {
+    if (!s.hasRates()) {
+      return;
+    }
+    for (Direction d : Direction.values()) {
+      RateHistogram h = s.direction(d).histogram();
+      int i = d.ordinal();
+      for (int b = 0; b < h.bucketCount(); b++) {
+        buckets[i][b] += h.countInBucket(b);
+      }
+      sums[i] += h.sum();
+      counts[i] += h.count();
+    }
+  }
+
+  /** Cumulative counts per upper bound (the last is +Inf), as Prometheus buckets want them. */
+  public long[] cumulative(Direction d) {
+    long[] b = buckets[d.ordinal()];
+    long[] out = new long[b.length];
+    long run = 0;
+    for (int i = 0; i < b.length; i++) {
+      run += b[i];
+      out[i] = run;
+    }
+    return out;
+  }
+
+  /** Observations per bucket (not cumulative), the last bucket being +Inf. */
+  public long[] perBucket(Direction d) {
+    return buckets[d.ordinal()].clone();
+  }
+
+  public double sum(Direction d) {
+    return sums[d.ordinal()];
+  }
+
+  public long count(Direction d) {
+    return counts[d.ordinal()];
+  }
+
+  public CensusTotals copy() {
+    CensusTotals c = new CensusTotals();
+    for (int i = 0; i < 2; i++) {
+      System.arraycopy(buckets[i], 0, c.buckets[i], 0, buckets[i].length);
+      c.sums[i] = sums[i];
+      c.counts[i] = counts[i];
+    }
+    return c;
+  }
+}

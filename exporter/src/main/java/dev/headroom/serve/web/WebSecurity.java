@@ -1,0 +1,199 @@
+package dev.headroom.serve.web;
+
+import dev.headroom.serve.web.WebConfig.Tls;
+import dev.headroom.serve.web.WebConfig.TlsVersion;
+import io.javalin.config.JavalinConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.BlockingArrayQueue;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * Applies a {@link WebConfig} (TLS, mutual TLS, basic auth) and request limits to a Javalin 7 server.
+ *
+ * <p>Usage, inside {@code Javalin.create(config -> ...)}, before any route or other before-handler:
+ *
+ * <pre>{@code
+ * WebConfig web = webConfigFile == null ? WebConfig.NONE : WebConfigParser.parse(webConfigFile);
+ * Javalin app = Javalin.create(config -> {
+ *   config.jetty.host = host;          // null or "" binds all addresses
+ *   config.jetty.port = port;          // 0 picks a free port; app.port() tells which
+ *   WebSecurity.apply(config, web);
+ *   config.routes.get("/metrics", ...);
+ * }).start();
+ * }</pre>
+ *
+ * <p>It replaces Javalin's default connector with one of its own (HTTPS when {@code tls_server_config} is
+ * set, else HTTP) on {@code config.jetty.host}/{@code port}, read when the server starts. Always call it,
+ * with {@link WebConfig#NONE} when there is no web config file, so the limits apply to plain HTTP too.
+ */
+public final class WebSecurity {
+  /**
+   * Request limits. The defaults suit a scrape target: a few scrapers, small GET requests, one response a
+   * few tens of KiB; nothing a scraper does comes near them.
+   *
+   * @param idleTimeout a connection with no traffic for this long is closed (keeps keep-alive across a
+   *     15 s scrape interval)
+   * @param requestDeadline a request head (and the TLS handshake before the first) must arrive within this
+   * @param maxRequestHeaderBytes larger request heads get 431
+   * @param maxRequestBodyBytes larger bodies are refused (headroom takes none)
+   * @param maxThreads request threads; Jetty's acceptor and selector take two of them
+   * @param queueCapacity requests waiting for a thread; beyond it connections are refused, not queued
+   * @param maxConnections open connections; beyond it Jetty stops accepting until some close
+   * @param authCacheTtl how long a bcrypt-verified password is remembered
+   */
+  public record Limits(
+      Duration idleTimeout,
+      Duration requestDeadline,
+      int maxRequestHeaderBytes,
+      long maxRequestBodyBytes,
+      int maxThreads,
+      int queueCapacity,
+      int maxConnections,
+      Duration authCacheTtl) {
+    public static final Limits DEFAULT =
+        new Limits(Duration.ofSeconds(30), Duration.ofSeconds(10), 8 * 1024, 64 * 1024, 12, 32, 64,
+            Duration.ofMinutes(1));
+  }
+
+  private WebSecurity() {}
+
+  /** {@link #apply(JavalinConfig, WebConfig, Limits)} with {@link Limits#DEFAULT}. */
+  public static void apply(JavalinConfig config, WebConfig web) {
+    apply(config, web, Limits.DEFAULT);
+  }
+
+  /**
+   * Configures {@code config}: a bounded thread pool, one connector (TLS or plain) with the limits, and
+   * the basic auth before-handler when users are configured. Certificate files are read now, so a broken
+   * key fails here rather than at the first handshake.
+   *
+   * @throws WebConfigException when the certificate or key files cannot be loaded
+   */
+  public static void apply(JavalinConfig config, WebConfig web, Limits limits) {
+    SslContextFactory.Server ssl = web.tls().map(WebSecurity::sslContextFactory).orElse(null);
+
+    config.jetty.threadPool =
+        new QueuedThreadPool(limits.maxThreads(), 2, 60_000, 0,
+            new BlockingArrayQueue<>(limits.queueCapacity(), 0, limits.queueCapacity()), null);
+    config.http.maxRequestSize = limits.maxRequestBodyBytes();
+    config.jetty.modifyHttpConfiguration(
+        http -> {
+          http.setRequestHeaderSize(limits.maxRequestHeaderBytes());
+          http.setSendServerVersion(false);
+          http.setSendXPoweredBy(false);
+        });
+    config.jetty.addConnector((server, http) -> connector(config, server, http, ssl, limits));
+
+    if (web.basicAuth()) {
+      config.routes.before(new BasicAuth(web.basicAuthUsers(), limits.authCacheTtl().toNanos(), System::nanoTime));
+    }
+  }
+
+  private static ServerConnector connector(
+      JavalinConfig config, Server server, HttpConfiguration http, SslContextFactory.Server ssl, Limits limits) {
+    ServerConnector connector;
+    if (ssl == null) {
+      connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+    } else {
+      HttpConfiguration https = new HttpConfiguration(http);
+      // No SNI host check: scrapers address peers by overlay IP, which a certificate may not list;
+      // verifying the name is the client's job.
+      https.addCustomizer(new SecureRequestCustomizer(false, false, -1, false));
+      connector =
+          new ServerConnector(server, 1, 1,
+              new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
+    }
+    String host = config.jetty.host;
+    connector.setHost(host == null || host.isEmpty() ? null : host);
+    connector.setPort(config.jetty.port);
+    connector.setIdleTimeout(limits.idleTimeout().toMillis());
+    connector.addBean(new RequestDeadline(connector.getScheduler(), limits.requestDeadline().toMillis()));
+    server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+    return connector;
+  }
+
+  /** Builds Jetty's server TLS factory from PEM files. Package-private for tests. */
+  static SslContextFactory.Server sslContextFactory(Tls tls) {
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    char[] password = randomPassword();
+    ssl.setKeyStore(keyStore(tls, password));
+    ssl.setKeyStorePassword(new String(password));
+    ssl.setIncludeProtocols(protocols(tls.minVersion(), tls.maxVersion().orElse(TlsVersion.TLS13)));
+    ssl.setSniRequired(false);
+    ssl.setEndpointIdentificationAlgorithm(null);
+    var auth = tls.clientAuth();
+    ssl.setNeedClientAuth(auth.require);
+    ssl.setWantClientAuth(auth.request && !auth.require);
+    if (auth.verify) {
+      ssl.setTrustStore(trustStore(tls.clientCaFile().orElseThrow()));
+    } else if (auth.request) {
+      ssl.setTrustAll(true); // RequestClientCert, RequireAnyClientCert: Go's semantics, certificate unchecked
+    }
+    return ssl;
+  }
+
+  private static String[] protocols(TlsVersion min, TlsVersion max) {
+    return EnumSet.range(min, max).stream().map(v -> v.jsse).toArray(String[]::new);
+  }
+
+  private static KeyStore keyStore(Tls tls, char[] password) {
+    try {
+      List<X509Certificate> chain = certificates("tls_server_config.cert_file", tls.certFile());
+      PrivateKey key = Pem.privateKey(tls.keyFile());
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      ks.load(null, null);
+      ks.setKeyEntry("headroom", key, password, chain.toArray(X509Certificate[]::new));
+      return ks;
+    } catch (IOException e) {
+      throw new WebConfigException("tls_server_config.key_file: " + tls.keyFile() + ": " + e.getMessage(), e);
+    } catch (GeneralSecurityException e) {
+      throw new WebConfigException("tls_server_config: cannot build a key store: " + e.getMessage(), e);
+    }
+  }
+
+  private static KeyStore trustStore(Path caFile) {
+    try {
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      ks.load(null, null);
+      int i = 0;
+      for (X509Certificate ca : certificates("tls_server_config.client_ca_file", caFile)) {
+        ks.setCertificateEntry("client-ca-" + i++, ca);
+      }
+      return ks;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new WebConfigException("tls_server_config.client_ca_file: " + caFile + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static List<X509Certificate> certificates(String key, Path file) {
+    try {
+      return Pem.certificates(file);
+    } catch (IOException e) {
+      throw new WebConfigException(key + ": " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static char[] randomPassword() {
+    byte[] b = new byte[18];
+    new SecureRandom().nextBytes(b);
+    return Base64.getEncoder().encodeToString(b).toCharArray();
+  }
+}

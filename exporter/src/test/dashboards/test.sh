@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Proves the Grafana dashboards against a real Prometheus.
+#
+# 1. Structure of every dashboard JSON (check_dashboards.py): ids, units, variables, ${datasource}, uids,
+#    $__rate_interval, links; and that the checker catches each of those mistakes in a broken copy.
+# 2. Three headroom exporters in fixture mode on 127.0.0.1 (advance.py moves their counters each second):
+#      busy    kernel peer,    Network net-a, site site-1, ~92 Mbit/s download against ceilings set to
+#              10 Mbit/s: a 5-minute rate over seconds of history is diluted (rate divides by the whole
+#              window), so only a peer far over its ceiling puts HeadroomPeerNearCeiling/AtCeiling into
+#              pending within ~30 s, which the alert panels need
+#      standby userspace peer, Network net-a, site site-1, idle
+#      single  kernel peer,    Network net-b, site site-2, light load, no standby
+#    A real Prometheus (scrape and rule evaluation every 1s) scrapes them with alerts/headroom-rules.yml,
+#    on a TSDB backfilled with two days of net-a's recorded daily peak (the forecast panel needs a day).
+# 3. Every panel query and every variable query, variables substituted ($instance = the busy peer,
+#    $__rate_interval = 15s), must return data. A failure names the dashboard, panel and query.
+#
+# Usage: bash exporter/src/test/dashboards/test.sh       (from anywhere; builds the jar if it is missing)
+# Needs: java 17, python3, prometheus and promtool (Debian package: prometheus).
+# Ends with "dashboards: N passed, M failed"; exits non-zero when anything failed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+cd "$root"
+
+for tool in prometheus:prometheus promtool:prometheus java:default-jre-headless python3:python3; do
+  cmd=${tool%%:*}; pkg=${tool#*:}
+  if ! command -v "$cmd" >/dev/null 2>&1; then
+    echo "dashboards: $cmd not found; install the Debian package: apt-get install --no-install-recommends $pkg" >&2
+    echo "dashboards: 0 passed, 1 failed"
+    exit 1
+  fi
+done
+
+started=$(date +%s)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/headroom-dashboards.XXXXXX")
+pids=()
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+jar=exporter/target/headroom.jar
+if [ ! -f "$jar" ]; then
+  echo "# building $jar"
+  mvn -q -B -ntp package -Dmaven.test.skip=true >"$tmp/mvn.log" 2>&1 || {
+    echo "dashboards: building the exporter failed:" >&2; tail -20 "$tmp/mvn.log" >&2
+    echo "dashboards: 0 passed, 1 failed"; exit 1; }
+fi
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_http() { # wait_http URL PID SECONDS
+  local i
+  for i in $(seq 1 $(( $3 * 2 ))); do
+    kill -0 "$2" 2>/dev/null || return 1
+    python3 -c "import urllib.request; urllib.request.urlopen('$1', timeout=2)" 2>/dev/null && return 0
+    sleep 0.5
+  done
+  return 1
+}
+
+# name fixture network site extra-flags...
+start_peer() {
+  local name=$1 fixture=$2 network=$3 site=$4; shift 4
+  cp -r "exporter/src/test/resources/fixtures/$fixture" "$tmp/$name"
+  local port; port=$(free_port)
+  java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" serve \
+    --web.listen-address="127.0.0.1:$port" --path.sysfs="$tmp/$name/sys" --path.procfs="$tmp/$name/proc" \
+    --sample.interval=1s --underlay.line-rate=10gbit --labels.network="$network" --labels.site="$site" "$@" \
+    >"$tmp/$name.log" 2>&1 &
+  pids+=($!)
+  eval "${name}_port=$port ${name}_pid=$!"
+}
+
+start_peer busy kernel net-a site-1 --ceiling.download=10mbit --ceiling.upload=10mbit
+start_peer standby userspace net-a site-1
+start_peer single kernel net-b site-2
+# busy: 11.5 MB/s down (9x its ceiling), 4 MB/s up; single: 2 MB/s down, 1 MB/s up; standby idle.
+python3 "$here/advance.py" "$tmp/busy:11500000:4000000" "$tmp/single:2000000:1000000" "$tmp/standby:0:0" \
+  >"$tmp/advance.log" 2>&1 &
+pids+=($!)
+for name in busy standby single; do
+  port_var=${name}_port pid_var=${name}_pid
+  if ! wait_http "http://127.0.0.1:${!port_var}/-/ready" "${!pid_var}" 60; then
+    echo "dashboards: exporter '$name' did not become ready on 127.0.0.1:${!port_var}; its log:" >&2
+    tail -20 "$tmp/$name.log" >&2
+    echo "dashboards: 0 passed, 1 failed"; exit 1
+  fi
+done
+
+python3 "$here/backfill.py" "$tmp/history.om" net-a
+if ! promtool tsdb create-blocks-from openmetrics "$tmp/history.om" "$tmp/data" >"$tmp/backfill.log" 2>&1; then
+  echo "dashboards: backfill failed:" >&2; tail -5 "$tmp/backfill.log" >&2
+  echo "dashboards: 0 passed, 1 failed"; exit 1
+fi
+
+prom_port=$(free_port)
+cat >"$tmp/prometheus.yml" <<YAML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files:
+  - "$root/alerts/headroom-rules.yml"
+scrape_configs:
+  - job_name: headroom
+    static_configs:
+      - targets: ["127.0.0.1:$busy_port", "127.0.0.1:$standby_port", "127.0.0.1:$single_port"]
+YAML
+prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
+  --storage.tsdb.retention.time=30d --web.listen-address="127.0.0.1:$prom_port" \
+  --log.level=warn >"$tmp/prometheus.log" 2>&1 &
+prom_pid=$!
+pids+=($prom_pid)
+if ! wait_http "http://127.0.0.1:$prom_port/-/ready" "$prom_pid" 60; then
+  echo "dashboards: prometheus did not become ready on 127.0.0.1:$prom_port; its log:" >&2
+  tail -20 "$tmp/prometheus.log" >&2
+  echo "dashboards: 0 passed, 1 failed"; exit 1
+fi
+echo "# exporters busy=127.0.0.1:$busy_port standby=127.0.0.1:$standby_port single=127.0.0.1:$single_port," \
+     "prometheus 127.0.0.1:$prom_port"
+
+python3 "$here/check_dashboards.py" --url "http://127.0.0.1:$prom_port" --instances 3 \
+  --instance "127.0.0.1:$busy_port" --network net-a --site site-1 --timeout "${DASHBOARDS_TIMEOUT:-120}" \
+  dashboards/*.json
+rc=$?
+if [ "$rc" -ne 0 ]; then
+  echo "# prometheus log (last lines):"; tail -5 "$tmp/prometheus.log"
+  echo "# rules not healthy, and active alerts:"
+  python3 - "http://127.0.0.1:$prom_port" <<'PY'
+import json, sys, urllib.request
+url = sys.argv[1]
+for g in json.load(urllib.request.urlopen(url + "/api/v1/rules"))["data"]["groups"]:
+    for r in g["rules"]:
+        if r.get("health") != "ok":
+            print(f"#   {g['name']} / {r['name']}: {r.get('health')} {r.get('lastError', '')}")
+for a in json.load(urllib.request.urlopen(url + "/api/v1/alerts"))["data"]["alerts"]:
+    print(f"#   {a['state']} {a['labels']}")
+PY
+fi
+# DASHBOARDS_HOLD=SECONDS keeps everything running that long after the checks, to look at it by hand.
+if [ -n "${DASHBOARDS_HOLD:-}" ]; then
+  echo "# holding ${DASHBOARDS_HOLD}s: prometheus http://127.0.0.1:$prom_port"; sleep "$DASHBOARDS_HOLD"
+fi
+echo "# runtime $(( $(date +%s) - started ))s"
+exit "$rc"

@@ -1,0 +1,719 @@
+#!/usr/bin/env python3
+"""The lab's scenarios: headroom and Prometheus against a real wireguard-go tunnel.
+
+Runs inside the peer's network namespace (run-scenarios.sh starts it with `ip netns exec hr-peer`), after
+`lab.sh up`. Starts headroom and Prometheus here, drives iperf3 from the client namespace to the LAN host,
+and judges what headroom and Prometheus report. Writes OUT/report.txt, whose last line is
+`lab: N passed, M failed`; exits 1 when M > 0.
+
+Standard library only. Every wait is bounded.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+
+NS_CLIENT = "hr-client"
+LAN_HOST = "10.199.3.2"
+TUN = os.environ.get("HR_LAB_TUN", "wt0")
+UNDERLAY = "ul0"
+HEADROOM_ADDR = "127.0.0.1:10170"
+PROM_ADDR = "127.0.0.1:19090"
+LINE_RATE = "1gbit"
+# The link-bound scenario shapes the peer's underlay to this rate and tells headroom that this is the port's
+# line rate: veth reports no speed, so the line rate is always configured in the lab.
+LINK_RATE = "100mbit"
+LINK_RATE_BYTES = 100e6 / 8
+MTU = 1280
+# Inner IPv4 (20) + TCP (20) + timestamp option (12) per segment: iperf3 carries MTU - 52 bytes per segment.
+TCP_IP_HEADERS = 52
+MSS_PAYLOAD = MTU - TCP_IP_HEADERS
+VERDICT_TIMEOUT = 25.0
+ALERT_TIMEOUT = 30.0
+
+PEER_ALERTS = ("HeadroomPeerNearCeiling", "HeadroomPeerAtCeiling", "HeadroomPeerCpuBound", "HeadroomPeerLinkBound",
+               "HeadroomUserspacePlateau", "HeadroomSingleTunnelSaturatingCore")
+
+
+def log(msg):
+    print(f"lab: {msg}", file=sys.stderr, flush=True)
+
+
+class ScenarioError(Exception):
+    """A scenario could not even be carried out (a process did not start, an endpoint did not answer)."""
+
+
+# ---------------------------------------------------------------------------------------------------- processes
+
+class Procs:
+    """Every process the scenarios start: recorded by PID in OUT/pids (the shell trap ends them too)."""
+
+    def __init__(self, out):
+        self.out = out
+        self.procs = {}
+
+    def start(self, name, argv, log_name=None, append=False):
+        logf = open(os.path.join(self.out, (log_name or name) + ".log"), "ab" if append else "wb")
+        p = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        logf.close()
+        self.procs[name] = p
+        with open(os.path.join(self.out, "pids", name + ".pid"), "w") as f:
+            f.write(str(p.pid))
+        return p
+
+    def stop(self, name, timeout=5.0):
+        p = self.procs.pop(name, None)
+        if p is None:
+            return
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(3)
+        try:
+            os.remove(os.path.join(self.out, "pids", name + ".pid"))
+        except FileNotFoundError:
+            pass
+
+    def stop_all(self):
+        for name in list(self.procs):
+            self.stop(name)
+
+
+def run(argv, timeout=30.0, check=True):
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if check and r.returncode != 0:
+        raise ScenarioError(f"{' '.join(argv)} failed ({r.returncode}): {r.stderr.strip()[:300]}")
+    return r
+
+
+# ---------------------------------------------------------------------------------------------------- HTTP, metrics
+
+def http_get(url, timeout=3.0):
+    """(status, body); status 0 when nothing answered."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode(errors="replace")
+    except (urllib.error.URLError, OSError):
+        return 0, ""
+
+
+_SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\S+)?$')
+_LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_metrics(text):
+    """Prometheus text format -> list of (name, labels dict, value)."""
+    out = []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = _SAMPLE.match(line)
+        if not m:
+            continue
+        labels = dict(_LABEL.findall(m.group(2) or ""))
+        out.append((m.group(1), labels, float(m.group(3))))
+    return out
+
+
+class Scrape:
+    """One scrape of headroom: look series up by name and a subset of labels."""
+
+    def __init__(self, samples, t):
+        self.samples = samples
+        self.t = t
+
+    def get(self, name, **labels):
+        for n, ls, v in self.samples:
+            if n == name and all(ls.get(k) == val for k, val in labels.items()):
+                return v
+        return None
+
+    def all(self, name):
+        return [(ls, v) for n, ls, v in self.samples if n == name]
+
+    def state(self, name, label, **labels):
+        """The state whose StateSet series is 1, or None."""
+        for ls, v in self.all(name):
+            if v == 1 and label in ls and all(ls.get(k) == val for k, val in labels.items()):
+                return ls[label]
+        return None
+
+    def states_on(self, name, label):
+        return sorted(ls[label] for ls, v in self.all(name) if v == 1 and label in ls)
+
+
+def scrape():
+    t = time.monotonic()
+    status, body = http_get(f"http://{HEADROOM_ADDR}/metrics")
+    if status != 200:
+        return None
+    return Scrape(parse_metrics(body), t)
+
+
+def must_scrape():
+    s = scrape()
+    if s is None:
+        raise ScenarioError(f"headroom did not answer on http://{HEADROOM_ADDR}/metrics")
+    return s
+
+
+def ready_status():
+    return http_get(f"http://{HEADROOM_ADDR}/-/ready")[0]
+
+
+def prom_api(path, **params):
+    url = f"http://{PROM_ADDR}{path}"
+    if params:
+        url += "?" + urllib.parse.urlencode(params)
+    status, body = http_get(url)
+    if status != 200:
+        raise ScenarioError(f"Prometheus {path} answered {status}")
+    return json.loads(body)["data"]
+
+
+def prom_alerts():
+    return prom_api("/api/v1/alerts")["alerts"]
+
+
+def wait_until(what, fn, timeout, interval=0.25):
+    """Polls fn until it returns something truthy; returns (value, seconds waited) or (None, timeout)."""
+    start = time.monotonic()
+    while True:
+        v = fn()
+        if v:
+            return v, time.monotonic() - start
+        if time.monotonic() - start >= timeout:
+            log(f"timed out after {timeout:.0f} s waiting for {what}")
+            return None, timeout
+        time.sleep(interval)
+
+
+# ---------------------------------------------------------------------------------------------------- host readings
+
+def sysfs_bytes():
+    """The tunnel's own counters, read in this (the peer's) namespace: download = tx, upload = rx."""
+    base = f"/sys/class/net/{TUN}/statistics"
+    with open(f"{base}/tx_bytes") as tx, open(f"{base}/rx_bytes") as rx:
+        return {"download": int(tx.read()), "upload": int(rx.read())}
+
+
+def cpu_times():
+    out = []
+    with open("/proc/stat") as f:
+        for line in f:
+            if re.match(r"cpu\d+ ", line):
+                v = [int(x) for x in line.split()[1:]]
+                out.append((sum(v), v[3] + v[4]))
+    return out
+
+
+def mean_busy(before, after):
+    ratios = []
+    for (t0, i0), (t1, i1) in zip(before, after):
+        if t1 > t0:
+            ratios.append(1 - (i1 - i0) / (t1 - t0))
+    return sum(ratios) / len(ratios) if ratios else float("nan")
+
+
+def host_busy(seconds=1.0):
+    a = cpu_times()
+    time.sleep(seconds)
+    return mean_busy(a, cpu_times())
+
+
+def mean(values):
+    return sum(values) / len(values) if values else 0.0
+
+
+def wait_quiet(max_busy, timeout):
+    """Waits (bounded) until the host's mean CPU busy over one second is below max_busy: (busy, seconds waited)."""
+    start = time.monotonic()
+    while True:
+        busy = host_busy(1.0)
+        if busy < max_busy or time.monotonic() - start >= timeout:
+            return busy, time.monotonic() - start
+
+
+def wg_peer_pid(state_dir):
+    with open(os.path.join(state_dir, "wg-peer.pid")) as f:
+        return int(f.read().strip())
+
+
+# ---------------------------------------------------------------------------------------------------- the runner
+
+class Lab:
+    def __init__(self, args):
+        self.args = args
+        self.out = args.out
+        self.procs = Procs(self.out)
+        self.state_dir = os.environ.get("HR_LAB_STATE", "/run/headroom-lab")
+        self.results = {}
+        self.prom_generation = 0
+
+    # -- headroom and Prometheus
+
+    def start_headroom(self, line_rate):
+        self.procs.stop("headroom")
+        if ready_status() != 0:
+            raise ScenarioError(f"something already answers on {HEADROOM_ADDR}")
+        argv = ["java", "-jar", self.args.jar, "serve",
+                f"--web.listen-address={HEADROOM_ADDR}",
+                f"--tunnel.interface={TUN}",
+                f"--underlay.interface={UNDERLAY}",
+                f"--underlay.line-rate={line_rate}",
+                "--sample.interval=1s",
+                "--datapath.process=wireguard-go",
+                # A measured profile left on this machine must not move the ceilings: none is read.
+                f"--profile.file={os.path.join(self.out, 'no-such-ceiling.properties')}",
+                "--labels.network=lab", "--labels.site=lab"]
+        log("headroom: " + " ".join(argv))
+        self.procs.start("headroom", argv, append=True)
+        _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, 40)
+        if ready_status() != 200:
+            raise ScenarioError(f"headroom not ready within 40 s (see {self.out}/headroom.log)")
+        # Three samples in, every rate and debounced verdict has a full history.
+        s0 = must_scrape().get("headroom_samples_total") or 0
+        wait_until("3 samples", lambda: (must_scrape().get("headroom_samples_total") or 0) >= s0 + 3, 10)
+        log(f"headroom ready after {took:.1f} s")
+
+    def start_prometheus(self):
+        """A fresh Prometheus (empty TSDB), so that windowed alert rules see only the scenario's samples."""
+        self.procs.stop("prometheus")
+        self.prom_generation += 1
+        d = os.path.join(self.out, f"prometheus-{self.prom_generation}")
+        subprocess.run(["rm", "-rf", d], check=True)
+        os.makedirs(d)
+        cfg = os.path.join(d, "prometheus.yml")
+        with open(cfg, "w") as f:
+            f.write(f"""global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+  evaluation_interval: 1s
+rule_files:
+  - {self.args.rules}
+scrape_configs:
+  - job_name: headroom
+    static_configs:
+      - targets: ['{HEADROOM_ADDR}']
+""")
+        argv = ["prometheus", f"--config.file={cfg}", f"--storage.tsdb.path={d}/data",
+                f"--web.listen-address={PROM_ADDR}", "--log.level=warn"]
+        self.procs.start("prometheus", argv, log_name=f"prometheus-{self.prom_generation}")
+        if wait_until("Prometheus /-/ready",
+                      lambda: http_get(f"http://{PROM_ADDR}/-/ready")[0] == 200, 30)[0] is None:
+            raise ScenarioError(f"Prometheus not ready within 30 s (see {d})")
+        names = {r["name"] for g in prom_api("/api/v1/rules")["groups"] for r in g["rules"]}
+        missing = {"HeadroomPeerLinkBound", "HeadroomPeerCpuBound"} - names
+        if missing:
+            raise ScenarioError(f"rules file {self.args.rules} lacks {sorted(missing)}")
+        if wait_until("first scrape of headroom", self.target_up, 15)[0] is None:
+            raise ScenarioError("Prometheus did not scrape headroom within 15 s")
+
+    def target_up(self):
+        for t in prom_api("/api/v1/targets")["activeTargets"]:
+            if t["health"] == "up":
+                return True
+        return False
+
+    def alert_state(self, name, **labels):
+        """'firing', 'pending' or None for an alert (any series matching labels)."""
+        best = None
+        for a in prom_alerts():
+            if a["labels"].get("alertname") != name:
+                continue
+            if not all(a["labels"].get(k) == v for k, v in labels.items()):
+                continue
+            if a["state"] == "firing":
+                return "firing"
+            best = a["state"]
+        return best
+
+    # -- traffic
+
+    def iperf(self, name, port, seconds, reverse, bitrate=None):
+        argv = ["ip", "netns", "exec", NS_CLIENT, "iperf3", "-c", LAN_HOST, "-p", str(port), "-t", str(seconds),
+                "-J", "--connect-timeout", "3000"]
+        if reverse:
+            argv.append("-R")
+        if bitrate:
+            argv += ["-b", bitrate]
+        return self.procs.start(name, argv)
+
+    def iperf_result(self, name, timeout):
+        p = self.procs.procs[name]
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise ScenarioError(f"iperf3 {name} did not finish within {timeout:.0f} s")
+        self.procs.stop(name)
+        with open(os.path.join(self.out, name + ".log")) as f:
+            text = f.read()
+        try:
+            data = json.loads(text[text.index("{"):])
+        except ValueError:
+            raise ScenarioError(f"iperf3 {name} gave no JSON: {text[:200]}")
+        if "error" in data:
+            raise ScenarioError(f"iperf3 {name}: {data['error']}")
+        end = data["end"]
+        return {"sent": end["sum_sent"]["bytes"], "received": end["sum_received"]["bytes"],
+                "retransmits": end["sum_sent"].get("retransmits") or 0,
+                "bps": end["sum_received"]["bits_per_second"]}
+
+    def watch(self, seconds, until=None, interval=0.5):
+        """Scrapes every interval for up to `seconds` (or until the predicate holds); returns the scrapes."""
+        out = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            s = scrape()
+            if s is not None:
+                out.append(s)
+                if until and until(s):
+                    break
+            time.sleep(interval)
+        return out
+
+    # -- bookkeeping
+
+    def record(self, number, title, ok, expected, observed, ttv="n/a"):
+        self.results[number] = (title, ok, expected, observed, ttv)
+        log(f"scenario {number} {title}: {'PASS' if ok else 'FAIL'}: {observed}")
+
+    def report(self):
+        titles = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load",
+                  6: "Restart", 7: "Datapath"}
+        lines = [f"headroom lab report ({time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cpus, "
+                 f"rules {self.args.rules})", ""]
+        passed = failed = 0
+        for n in range(1, 8):
+            title, ok, expected, observed, ttv = self.results.get(
+                n, (titles[n], False, "(scenario did not run)", "not run: an earlier step failed", "n/a"))
+            passed += ok
+            failed += not ok
+            lines += [f"{'PASS' if ok else 'FAIL'} {n}. {title}",
+                      f"  expected:        {expected}",
+                      f"  observed:        {observed}",
+                      f"  time-to-verdict: {ttv}", ""]
+        lines.append(f"lab: {passed} passed, {failed} failed")
+        with open(os.path.join(self.out, "report.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return failed
+
+    # ------------------------------------------------------------------------------------------------ scenarios
+
+    def s5_idle_and_light(self):
+        expected = ("idle: verdict headroom both directions, advice none; iperf3 -b 10M download: verdict "
+                    "headroom; no alert firing, no peer capacity alert pending")
+        if not must_scrape().all("headroom_verdict"):
+            raise ScenarioError("headroom exports no headroom_verdict series")
+        # Other work on a shared machine can keep every core busy, which is CPU-bound to headroom as soon as the
+        # tunnel carries traffic. Give it a bounded chance to calm down, and report what it was.
+        busy, waited = wait_quiet(0.8, 20.0)
+        idle = self.watch(4.0)
+        idle_bad = [(d, s.state("headroom_verdict", "verdict", direction=d)) for s in idle[-4:]
+                    for d in ("download", "upload")
+                    if s.state("headroom_verdict", "verdict", direction=d) != "headroom"]
+        idle_advice = idle[-1].states_on("headroom_advice", "advice") if idle else []
+        # The light phase again (once) only when other work on the machine, not the tunnel, took the CPU: every
+        # core busy while the datapath used almost none. Both attempts are reported.
+        attempts = []
+        for attempt in (1, 2):
+            self.iperf("iperf-light", 5201, 10, reverse=True, bitrate="10M")
+            time.sleep(4.0)
+            light = self.watch(5.0)
+            res = self.iperf_result("iperf-light", 15)
+            light_bad = [s.state("headroom_verdict", "verdict", direction="download") for s in light
+                         if s.state("headroom_verdict", "verdict", direction="download") != "headroom"]
+            rate = max((s.get("headroom_tunnel_throughput_bytes_per_second", direction="download") or 0)
+                       for s in light) if light else 0
+            host = [mean([v for _, v in s.all("headroom_cpu_busy_ratio")]) for s in light]
+            dp = max((s.get("headroom_datapath_cpu_cores") or 0) for s in light) if light else 0
+            disturbed = bool(light_bad) and bool(host) and max(host) >= 0.9 and dp < 0.25
+            attempts.append(f"attempt {attempt}: {res['bps'] / 1e6:.1f} Mbit/s (headroom peak "
+                            f"{rate * 8 / 1e6:.1f} Mbit/s), verdicts not headroom: {light_bad or 'none'}, host CPU "
+                            f"{min(host, default=0):.0%}..{max(host, default=0):.0%} busy, datapath {dp:.2f} cores"
+                            f"{' (CPU taken by other work: retried)' if disturbed and attempt == 1 else ''}")
+            if not disturbed or attempt == 2:
+                break
+            wait_quiet(0.8, 20.0)
+        alerts = prom_alerts()
+        firing = sorted({a["labels"]["alertname"] for a in alerts if a["state"] == "firing"})
+        peer_pending = sorted({a["labels"]["alertname"] for a in alerts if a["labels"]["alertname"] in PEER_ALERTS})
+        ok = (bool(idle) and not idle_bad and idle_advice == ["none"] and bool(light) and not light_bad
+              and 0.5e6 <= rate <= 2.5e6 and not firing and not peer_pending)
+        observed = (f"idle verdicts not headroom: {idle_bad or 'none'}; idle advice {idle_advice}; light load "
+                    f"{'; '.join(attempts)}; firing: {firing or 'none'}; peer alerts active: "
+                    f"{peer_pending or 'none'}; other alerts: "
+                    f"{sorted({a['labels']['alertname'] + '=' + a['state'] for a in alerts}) or 'none'}; "
+                    f"host CPU {busy:.0%} busy before the scenario (waited {waited:.0f} s for < 80 %)")
+        self.record(5, "Idle and light load", ok, expected, observed)
+
+    def s1_s2_s7_direction_accuracy_datapath(self):
+        runs = {}
+        datapath_states, cpu_cores = [], []
+        for direction, reverse, port in (("download", True, 5201), ("upload", False, 5202)):
+            time.sleep(2.5)  # idle: the counters stand still, so headroom's and sysfs's readings line up
+            h0, k0 = must_scrape(), sysfs_bytes()
+            self.iperf(f"iperf-{direction}", port, 6, reverse=reverse)
+            p = self.procs.procs[f"iperf-{direction}"]
+            during = []
+            deadline = time.monotonic() + 20
+            while p.poll() is None and time.monotonic() < deadline:
+                s = scrape()
+                if s:
+                    during.append(s)
+                time.sleep(0.5)
+            res = self.iperf_result(f"iperf-{direction}", 10)
+            time.sleep(2.5)  # two more samples: headroom has counted everything the run moved
+            h1, k1 = must_scrape(), sysfs_bytes()
+            dh = {d: h1.get("headroom_tunnel_bytes_total", direction=d) - h0.get("headroom_tunnel_bytes_total",
+                                                                                  direction=d)
+                  for d in ("download", "upload")}
+            dk = {d: k1[d] - k0[d] for d in ("download", "upload")}
+            runs[direction] = (dh, dk, res)
+            for s in during:
+                datapath_states.append(tuple(s.states_on("headroom_datapath", "datapath")))
+                cpu_cores.append(s.get("headroom_datapath_cpu_cores") or 0)
+
+        # 1. Direction
+        ok1, obs1 = True, []
+        for direction, (dh, dk, res) in runs.items():
+            other = "upload" if direction == "download" else "download"
+            share = dh[other] / dh[direction] if dh[direction] else float("inf")
+            good = dh[direction] >= 0.9 * res["received"] and share < 0.10
+            ok1 &= good
+            obs1.append(f"iperf3 {'-R' if direction == 'download' else '(no -R)'}: {direction} +{dh[direction] / 1e6:.1f} MB, "
+                        f"{other} +{dh[other] / 1e6:.2f} MB ({share:.1%})")
+        self.record(1, "Direction", ok1,
+                    "iperf3 -R grows headroom_tunnel_bytes_total{direction=download} by >= 90 % of iperf3's bytes, "
+                    "upload (ACKs) < 10 % of that; without -R the reverse", "; ".join(obs1))
+
+        # 2. Accuracy
+        ok2, obs2 = True, []
+        for direction, (dh, dk, res) in runs.items():
+            for d in ("download", "upload"):
+                err = abs(dh[d] - dk[d]) / dk[d] if dk[d] else (0 if dh[d] == 0 else float("inf"))
+                if err > 0.005:
+                    ok2 = False
+                    obs2.append(f"{direction} run: {d} headroom {dh[d]:.0f} B vs sysfs {dk[d]:.0f} B ({err:.3%})")
+            lo, hi = iperf_bounds(res)
+            ratio = dh[direction] / res["received"] if res["received"] else float("nan")
+            within = lo <= dh[direction] <= hi
+            ok2 &= within
+            obs2.append(f"{direction} run: headroom {dh[direction]:.0f} B = sysfs {dk[direction]:.0f} B "
+                        f"({abs(dh[direction] - dk[direction]) / max(dk[direction], 1):.3%}); iperf3 received "
+                        f"{res['received']} B, sent {res['sent']} B, {res['retransmits']} retransmits; "
+                        f"tunnel/iperf3 = {ratio:.4f}, bound [{lo / res['received']:.4f}, "
+                        f"{hi / res['received']:.4f}] {'ok' if within else 'OUTSIDE'}")
+        self.record(2, "Accuracy", ok2,
+                    "headroom byte delta = tunnel sysfs delta within 0.5 %; tunnel bytes within "
+                    "[received x 1280/1228 x 0.99, (sent + retransmits x 1228) x 1280/1228 x 1.01 + 64 KiB]",
+                    "; ".join(obs2))
+
+        # 7. Datapath
+        userspace = [s for s in datapath_states if s == ("userspace",)]
+        peak = max(cpu_cores) if cpu_cores else 0
+        ok7 = bool(datapath_states) and len(userspace) == len(datapath_states) and peak > 0
+        self.record(7, "Datapath", ok7,
+                    "headroom_datapath{datapath=userspace} 1 in every scrape under load; "
+                    "headroom_datapath_cpu_cores > 0",
+                    f"{len(userspace)}/{len(datapath_states)} scrapes userspace (others: "
+                    f"{sorted(set(datapath_states) - {('userspace',)}) or 'none'}); datapath_cpu_cores peak "
+                    f"{peak:.2f}")
+
+    def bound_scenario(self, number, title, verdict, alert, setup, teardown, port, line_rate):
+        expected = (f"download verdict {verdict} within {VERDICT_TIMEOUT:.0f} s, advice not none, "
+                    f"{alert} pending or firing within {ALERT_TIMEOUT:.0f} s")
+        if line_rate != LINE_RATE:
+            self.start_headroom(line_rate)
+        self.start_prometheus()
+        try:
+            if not must_scrape().all("headroom_verdict"):
+                raise ScenarioError("headroom exports no headroom_verdict series")
+            detail = setup()
+            t0 = time.monotonic()
+            self.iperf(f"iperf-{verdict}", port, int(VERDICT_TIMEOUT + ALERT_TIMEOUT + 10), reverse=True)
+            got = self.watch(VERDICT_TIMEOUT, until=lambda s: s.state(
+                "headroom_verdict", "verdict", direction="download") == verdict)
+            last = got[-1] if got else None
+            v = last.state("headroom_verdict", "verdict", direction="download") if last else None
+            ttv = time.monotonic() - t0
+            advice = last.states_on("headroom_advice", "advice") if last else []
+            rate = last.get("headroom_tunnel_throughput_bytes_per_second", direction="download") if last else 0
+            util = last.get("headroom_underlay_utilization_ratio", direction="transmit") if last else 0
+            hot = last.get("headroom_cpu_hottest_busy_ratio") if last else 0
+            dp = last.get("headroom_datapath_cpu_cores") if last else 0
+            cores = sorted(((int(ls["cpu"]), v) for ls, v in last.all("headroom_cpu_busy_ratio")), key=lambda x: x[0]) \
+                if last else []
+            st, at = wait_until(f"{alert} pending or firing", lambda: self.alert_state(alert, direction="download"),
+                                ALERT_TIMEOUT, interval=0.5)
+            ok = v == verdict and advice and advice != ["none"] and st in ("pending", "firing")
+            observed = (f"verdict {v}; advice {advice}; {alert} {st or 'inactive'}"
+                        f"{f' after {time.monotonic() - t0:.1f} s' if st else ''}; download "
+                        f"{(rate or 0) * 8 / 1e6:.0f} Mbit/s, underlay transmit {(util or 0):.0%} of {line_rate}, "
+                        f"cores busy {', '.join(f'cpu{c} {v:.0%}' for c, v in cores) or 'unknown'} (hottest {(hot or 0):.0%}), "
+                        f"datapath {(dp or 0):.2f} cores; {detail}")
+            self.record(number, title, ok, expected, observed, f"{ttv:.1f} s" if v == verdict else
+                        f"not reached in {VERDICT_TIMEOUT:.0f} s")
+        finally:
+            self.procs.stop(f"iperf-{verdict}")
+            teardown()
+
+    def s3_link_bound(self):
+        def setup():
+            run(["tc", "qdisc", "replace", "dev", UNDERLAY, "root", "tbf", "rate", LINK_RATE, "burst", "64kb",
+                 "latency", "50ms"])
+            return f"tbf {LINK_RATE} on the peer's {UNDERLAY} egress, headroom told line rate {LINK_RATE}"
+
+        def teardown():
+            run(["tc", "qdisc", "del", "dev", UNDERLAY, "root"], check=False)
+
+        self.bound_scenario(3, "Link-bound", "link_bound", "HeadroomPeerLinkBound", setup, teardown, 5204,
+                            LINK_RATE)
+
+    def s4_cpu_bound(self):
+        pid = wg_peer_pid(self.state_dir)
+        core = str(os.cpu_count() - 1)
+        allowed = f"0-{os.cpu_count() - 1}"
+
+        def setup():
+            run(["taskset", "-a", "-p", "-c", core, str(pid)])
+            self.procs.start("stress", ["stress-ng", "--cpu", "1", "--taskset", core, "--timeout", "90s", "-q"])
+            return f"wireguard-go (pid {pid}) pinned to cpu {core} with a stress-ng hog on it"
+
+        def teardown():
+            self.procs.stop("stress")
+            run(["taskset", "-a", "-p", "-c", allowed, str(pid)], check=False)
+
+        self.bound_scenario(4, "CPU-bound", "cpu_bound", "HeadroomPeerCpuBound", setup, teardown, 5203, LINE_RATE)
+
+    def s6_restart(self):
+        expected = ("wt0 recreated under load: no negative throughput sample, none above 1.5 x the pre-restart "
+                    "max, /-/ready back to 200, download rate resumes, headroom_tunnel_restarts_total +1 or more")
+        r0 = must_scrape().get("headroom_tunnel_restarts_total")
+        ifindex0 = must_scrape().get("headroom_tunnel_ifindex") or 0
+        self.iperf("iperf-restart", 5201, 30, reverse=True)
+        pre = self.watch(6.0)
+        pre_max = {d: max((s.get("headroom_tunnel_throughput_bytes_per_second", direction=d) or 0) for s in pre)
+                   for d in ("download", "upload")} if pre else {"download": 0, "upload": 0}
+        t0 = time.monotonic()
+        r = run([self.args.lab, "restart-peer-tunnel"], timeout=40, check=False)
+        restart_took = time.monotonic() - t0
+        readies = []
+
+        def recovered(s):
+            readies.append(ready_status())
+            rate = s.get("headroom_tunnel_throughput_bytes_per_second", direction="download") or 0
+            return readies[-1] == 200 and rate >= 0.2 * pre_max["download"] and s.get(
+                "headroom_tunnel_restarts_total") is not None and s.get("headroom_tunnel_restarts_total") > r0
+
+        post = self.watch(20.0, until=recovered)
+        ttr = time.monotonic() - t0
+        tail = self.watch(3.0)
+        self.procs.stop("iperf-restart")
+        samples = [(d, s.get("headroom_tunnel_throughput_bytes_per_second", direction=d))
+                   for s in pre + post + tail for d in ("download", "upload")]
+        negative = [v for _, v in samples if v is not None and v < 0]
+        spikes = [(d, v) for d, v in ((d, v) for s in post + tail for d in ("download", "upload")
+                                      for v in [s.get("headroom_tunnel_throughput_bytes_per_second", direction=d)])
+                  if v is not None and v > 1.5 * pre_max[d] and pre_max[d] > 0]
+        # What Prometheus stored over the same span: the same checks on every scraped sample.
+        span = int(time.monotonic() - t0 + 8)
+        q = prom_api("/api/v1/query",
+                     query=f"min_over_time(headroom_tunnel_throughput_bytes_per_second[{span}s])")["result"]
+        prom_min = min((float(x["value"][1]) for x in q), default=float("nan"))
+        last = (post + tail)[-1] if post + tail else None
+        r1 = last.get("headroom_tunnel_restarts_total") if last else None
+        ifindex1 = last.get("headroom_tunnel_ifindex") if last else None
+        ready_final = ready_status()
+        resumed = last is not None and (last.get("headroom_tunnel_throughput_bytes_per_second",
+                                                  direction="download") or 0) >= 0.2 * pre_max["download"]
+        ok = (r.returncode == 0 and pre_max["download"] > 0 and not negative and not spikes and prom_min >= 0
+              and ready_final == 200 and resumed and r0 is not None and r1 is not None and r1 > r0)
+        observed = (f"restart took {restart_took:.1f} s (lab.sh rc {r.returncode}); ifindex {ifindex0:.0f} -> "
+                    f"{(ifindex1 or 0):.0f}; restarts_total {r0} -> {r1}; pre-restart max download "
+                    f"{pre_max['download'] * 8 / 1e6:.0f} Mbit/s; negative samples {len(negative)} (Prometheus min "
+                    f"{prom_min:.0f}); samples above 1.5 x max {spikes or 'none'}; /-/ready seen "
+                    f"{sorted(set(readies))}, now {ready_final}; download now "
+                    f"{((last.get('headroom_tunnel_throughput_bytes_per_second', direction='download') or 0) if last else 0) * 8 / 1e6:.0f} Mbit/s")
+        self.record(6, "Restart", ok, expected, observed, f"recovered {ttr:.1f} s after the restart began")
+
+    def run(self):
+        self.start_headroom(LINE_RATE)
+        self.start_prometheus()
+        steps = [self.s5_idle_and_light, self.s1_s2_s7_direction_accuracy_datapath, self.s4_cpu_bound,
+                 self.s6_restart, self.s3_link_bound]
+        for step in steps:
+            try:
+                step()
+            except Exception as e:  # one broken step must not hide the others' results
+                if not isinstance(e, ScenarioError):
+                    traceback.print_exc()
+                    e = f"{type(e).__name__}: {e}"
+                log(f"{step.__name__}: {e}")
+                for n in _STEP_SCENARIOS[step.__name__]:
+                    self.results.setdefault(n, (_TITLES[n], False, "(see the scenario)", f"could not run: {e}",
+                                                "n/a"))
+            finally:
+                # Traffic and hogs belong to one step: none outlives it, whatever happened.
+                for name in [n for n in self.procs.procs if n.startswith("iperf-") or n == "stress"]:
+                    self.procs.stop(name)
+
+
+_TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load", 6: "Restart",
+           7: "Datapath"}
+_STEP_SCENARIOS = {"s5_idle_and_light": [5], "s1_s2_s7_direction_accuracy_datapath": [1, 2, 7],
+                   "s4_cpu_bound": [4], "s6_restart": [6], "s3_link_bound": [3]}
+
+
+def iperf_bounds(res):
+    """Tunnel bytes a TCP run may put on the tunnel, from iperf3's own counts (see docs/lab.md).
+
+    Lower: every received payload byte crossed the tunnel once, in full segments of MSS_PAYLOAD bytes each
+    carrying TCP_IP_HEADERS of headers. Upper: everything sent plus one full segment per retransmit, the same
+    header share, 1 % for short segments and the control connection, and 64 KiB of slack for handshakes.
+    """
+    per_byte = MTU / MSS_PAYLOAD
+    lo = res["received"] * per_byte * 0.99
+    hi = (res["sent"] + res["retransmits"] * MSS_PAYLOAD) * per_byte * 1.01 + 65536
+    return lo, hi
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--jar", required=True)
+    ap.add_argument("--rules", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--lab", required=True, help="path of lab.sh (restart-peer-tunnel)")
+    args = ap.parse_args()
+    os.makedirs(os.path.join(args.out, "pids"), exist_ok=True)
+    lab = Lab(args)
+
+    def on_signal(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        lab.run()
+    except ScenarioError as e:
+        log(f"ERROR: {e}")
+    finally:
+        lab.procs.stop_all()
+        failed = lab.report()
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
