@@ -110,4 +110,22 @@ class LivePageHttpTest {
     HttpResponse<String> css = Scrape.get(port, "/static/live.css");
     assertEquals("text/css", css.headers().firstValue("content-type").orElse("").split(";")[0]);
   }
+
+  @Test
+  void basicAuthGuardsThePageItsAssetsAndItsData() throws Exception {
+    // The hash of "secret" (bcrypt cost 4), as in WebSecurityTest.
+    Path web = dir.resolve("web.yml");
+    java.nio.file.Files.writeString(web,
+        "basic_auth_users:\n  viewer: $2y$04$..rQpyWFaYj7eJyNmTpEBefxDd76yj8a4nC9qkuVsDWjCE7th8Rr.\n");
+    try (ServeCommand.Running guarded = ServeCommand.start(ConfigParser.parse(new String[] {
+        "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
+        "--sample.interval=100ms", "--web.config.file=" + web}).config())) {
+      int p = guarded.server().port();
+      String auth = "Basic " + java.util.Base64.getEncoder().encodeToString("viewer:secret".getBytes());
+      for (String path : new String[] {"/", "/static/live.js", "/static/live.css", "/api/v1/history", "/api/v1/status"}) {
+        assertEquals(401, Scrape.get(p, path).statusCode(), path + " without a password");
+        await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.get(p, path, "Authorization", auth).statusCode() == 200);
+      }
+    }
+  }
 }
