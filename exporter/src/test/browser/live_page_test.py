@@ -10,6 +10,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -161,6 +162,8 @@ def show(t):
 
 def main():
     jar, fixture_src, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    # A stopped run still ends Chromium and the daemon (the finally below) instead of orphaning them.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     os.makedirs(out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="headroom-browser-")
     shutil.copytree(fixture_src, os.path.join(work, "kernel"))
