@@ -2,6 +2,7 @@ package dev.headroom.cmd;
 
 import dev.headroom.config.Config;
 import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.History;
 import dev.headroom.serve.HttpServer;
 import dev.headroom.serve.Readiness;
 import dev.headroom.serve.web.WebConfig;
@@ -39,6 +40,8 @@ public final class ServeCommand {
   public static Running start(Config config) {
     WebConfig web = config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
     Daemon daemon = Daemon.start(config);
+    History history = new History(History.SPAN, config.sampleInterval());
+    daemon.addListener(history);
     PrometheusRegistry registry = new PrometheusRegistry();
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
@@ -47,7 +50,7 @@ public final class ServeCommand {
     HttpServer server;
     try {
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), registry,
-          daemon::published, info, new Readiness(config.sampleInterval()), c -> WebSecurity.apply(c, web));
+          daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web));
     } catch (RuntimeException e) {
       daemon.close();
       throw e;

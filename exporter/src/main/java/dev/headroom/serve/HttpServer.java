@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * The HTTP face of the daemon: metrics, landing page, health, readiness and JSON status. Handlers only
  * read the published snapshot.
  *
- * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", registry, state::get, info, readiness, c -> {});}
+ * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", registry, state::get, info, readiness, history, c -> {});}
  */
 public final class HttpServer implements AutoCloseable {
   private final Javalin app;
@@ -32,6 +32,7 @@ public final class HttpServer implements AutoCloseable {
       Supplier<Published> state,
       HeadroomCollector.ExporterInfo info,
       Readiness readiness,
+      History history,
       Consumer<io.javalin.config.JavalinConfig> customize) {
     PrometheusScrapeHandler scrape = new PrometheusScrapeHandler(registry);
     Javalin app = Javalin.create(config -> {
@@ -43,14 +44,21 @@ public final class HttpServer implements AutoCloseable {
         Readiness.State r = readiness.check(state.get(), System.nanoTime());
         ctx.status(r.ready() ? 200 : 503).contentType("text/plain").result(r.reason() + "\n");
       });
-      config.routes.get("/api/v1/status", ctx -> json(ctx, StatusJson.render(
-          state.get(), info, readiness.check(state.get(), System.nanoTime()))));
-      config.routes.get("/", ctx -> ctx.contentType("text/html; charset=utf-8")
-          .result(LandingPage.render(state.get(), info, telemetryPath)));
+      config.routes.get("/api/v1/status", ctx -> json(ctx, status(state.get(), info, readiness, history)));
+      config.routes.get("/api/v1/history", ctx -> json(ctx, history.json(LiveAssets.after(ctx.queryParam("after")))));
+      config.routes.get("/", ctx -> {
+        Published p = state.get();
+        LiveAssets.page(ctx).result(LandingPage.render(p, info, telemetryPath, readiness.check(p, System.nanoTime()), history));
+      });
+      LiveAssets.routes(config);
       customize.accept(config);
     });
     app.start(host.isEmpty() ? null : host, port); // no host: every address, IPv6 included
     return new HttpServer(app);
+  }
+
+  private static String status(Published p, HeadroomCollector.ExporterInfo info, Readiness readiness, History history) {
+    return StatusJson.render(p, info, readiness.check(p, System.nanoTime()), history);
   }
 
   private static void json(Context ctx, String body) {

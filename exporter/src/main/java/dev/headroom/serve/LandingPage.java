@@ -1,5 +1,6 @@
 package dev.headroom.serve;
 
+import dev.headroom.judge.Advice;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
@@ -8,30 +9,209 @@ import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
+import java.util.Locale;
 
 /**
- * The page at {@code /}: links, and the current reading in words.
+ * The live page at {@code /}. The server writes every number as text (so {@code lynx} or {@code curl} show
+ * the reading, the verdict and the advice without JavaScript); {@code /static/live.js} then keeps the same
+ * elements (marked {@code data-k}) current from {@code /api/v1/status} and draws the charts from
+ * {@code /api/v1/history}.
  *
- * <p>Usage: {@code String html = LandingPage.render(published, info, "/metrics");}
+ * <p>Usage: {@code String html = LandingPage.render(published, info, "/metrics", readiness, history);}
  */
 public final class LandingPage {
   private LandingPage() {}
 
-  public static String render(Published p, HeadroomCollector.ExporterInfo info, String telemetryPath) {
-    StringBuilder b = new StringBuilder(2048);
-    b.append("<!doctype html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">")
-        .append("<title>headroom</title></head><body><h1>headroom</h1>")
-        .append("<p>WireGuard routing peer headroom exporter, version ").append(esc(info.version())).append(".</p>")
-        .append("<ul><li><a href=\"").append(esc(telemetryPath)).append("\">Metrics</a></li>")
-        .append("<li><a href=\"/api/v1/status\">Status (JSON)</a></li>")
-        .append("<li><a href=\"/-/ready\">Readiness</a></li></ul>")
-        .append("<h2>Now</h2><pre>").append(esc(Reading.describe(p, info.saturation())))
-        .append("</pre></body></html>\n");
+  /**
+   * @param ready   the readiness shown in the header (may be null)
+   * @param history for the cores' mode shares (may be null)
+   */
+  public static String render(Published p, HeadroomCollector.ExporterInfo info, String telemetryPath,
+      Readiness.State ready, History history) {
+    Sample s = p == null ? null : p.sample();
+    Judgement j = p == null ? null : p.judgement();
+    StringBuilder b = new StringBuilder(6144);
+    b.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">")
+        .append("<title>headroom ").append(esc(info.tunnelInterface())).append("</title>")
+        .append("<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/live.css\"></head><body>\n")
+        .append("<header><h1>headroom</h1><p id=\"facts\" data-k=\"facts\">").append(esc(facts(s, j)))
+        .append("</p><p class=\"status\"><span data-k=\"ready\">")
+        .append(ready == null ? "" : esc(ready.ready() ? "ready" : "not ready: " + ready.reason()))
+        .append("</span> <span data-k=\"updated\">")
+        .append(s == null ? "" : "sample " + s.sequence()).append("</span></p></header>\n<main>\n");
+
+    b.append("<section class=\"dirs\" aria-label=\"Verdict per direction\">\n");
+    for (Direction d : Direction.values()) {
+      direction(b, d, s, j == null ? null : j.of(d));
+    }
+    b.append("</section>\n<section id=\"advice\"><h2>Advice</h2><ul data-list=\"advice\">");
+    if (j == null) {
+      b.append("<li>Verdict pending: the judge has not published one yet.</li>");
+    } else {
+      for (AdviceItem a : j.advice()) {
+        b.append("<li>");
+        if (a.advice() != Advice.NONE) { // "none" has nothing to name; its reason says so
+          b.append("<b>").append(esc(adviceWords(a.advice().label()))).append("</b>: ");
+        }
+        b.append(esc(cap(a.reason()))).append("</li>");
+      }
+    }
+    b.append("</ul></section>\n");
+
+    b.append("<section id=\"charts\"><h2>Throughput <small data-k=\"span\">last ")
+        .append(History.SPAN.toMinutes()).append(" minutes</small></h2>");
+    for (Direction d : Direction.values()) {
+      b.append("<figure id=\"chart-").append(d.label()).append("\" class=\"chart\"><figcaption>")
+          .append(cap(d.label())).append(" Gbps</figcaption><p class=\"nojs\">Charts need JavaScript; the")
+          .append(" numbers above are the latest sample.</p></figure>");
+    }
+    b.append("</section>\n");
+
+    b.append("<section id=\"cpu\"><h2>CPU per core <small>busy by mode, one column per sample</small></h2>")
+        .append("<p class=\"legend\"><i class=\"user\"></i>user <i class=\"system\"></i>system")
+        .append(" <i class=\"softirq\"></i>softirq <i class=\"steal\"></i>steal</p>")
+        .append("<div id=\"cores\" data-list=\"cores\">");
+    cores(b, s, history);
+    b.append("</div></section>\n");
+
+    b.append("<section><h2>In words</h2><pre data-k=\"words\">")
+        .append(esc(Reading.describe(p, info.saturation()))).append("</pre></section>\n</main>\n");
+    b.append("<footer><a href=\"").append(esc(telemetryPath)).append("\">Metrics</a> · ")
+        .append("<a href=\"/api/v1/status\">Status JSON</a> · <a href=\"/api/v1/history\">History JSON</a> · ")
+        .append("<a href=\"/-/ready\">Readiness</a> · Docs: <code>docs/live-page.md</code>, ")
+        .append("<code>docs/verdict.md</code>, <code>docs/metrics.md</code> in the headroom source · version ")
+        .append(esc(info.version())).append("</footer>\n")
+        .append("<script src=\"/static/live.js\"></script></body></html>\n");
     return b.toString();
   }
 
+  private static void direction(StringBuilder b, Direction d, Sample s, DirectionJudgement dj) {
+    String k = d.label();
+    double rate = s == null ? Double.NaN : s.throughput(d);
+    double ceiling = dj == null ? Double.NaN : dj.ceiling().bytesPerSecond();
+    double util = dj == null ? Double.NaN : dj.utilization();
+    double peakUtil = ceiling > 0 && s != null ? s.peak(d) / ceiling : Double.NaN;
+    String verdict = dj == null ? "pending" : dj.verdict().label();
+    b.append("<article class=\"dir\" data-dir=\"").append(k).append("\" data-verdict=\"").append(verdict).append("\">")
+        .append("<h2>").append(cap(k)).append(" <small>").append(d == Direction.DOWNLOAD
+            ? "users pull; peer encrypts" : "users push; peer decrypts").append("</small></h2>")
+        .append("<p class=\"verdict\" data-k=\"").append(k).append(".verdict\">")
+        .append(esc(dj == null ? "Verdict pending" : verdictWords(verdict))).append("</p>")
+        .append("<p class=\"big\"><span data-k=\"").append(k).append(".gbps\">").append(gbps(rate))
+        .append("</span> Gbps <span class=\"of\" data-k=\"").append(k).append(".ceiling\">")
+        .append(esc(ceilingText(ceiling, dj == null ? "" : dj.ceiling().source().label()))).append("</span></p>")
+        .append("<div class=\"meter\"><i data-w=\"").append(k).append(".util\" style=\"width:")
+        .append(pct(Math.min(1, Double.isNaN(util) ? 0 : util))).append("\"></i></div>")
+        .append("<p class=\"nums\">Utilization <b data-k=\"").append(k).append(".util\">").append(pctText(util))
+        .append("</b>; peak <b data-k=\"").append(k).append(".peak\">")
+        .append(peakText(s == null ? Double.NaN : s.peak(d), peakUtil)).append("</b></p>")
+        .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">")
+        .append(esc(dj == null ? "" : dj.reason())).append("</p><p class=\"basis\" data-k=\"").append(k)
+        .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p></article>\n");
+  }
+
+  private static void cores(StringBuilder b, Sample s, History history) {
+    if (s == null) {
+      b.append("<p>No sample yet.</p>");
+      return;
+    }
+    History.Point shares = history == null ? null : history.point(s.sequence());
+    for (Core c : s.cores()) {
+      History.CoreShare sh = shares == null ? null : shares.core(c.cpu());
+      // Spaces between the spans: a terminal browser shows "cpu0 12% busy", the grid ignores them.
+      b.append("<div class=\"core\"><span class=\"name\">cpu").append(c.cpu()).append("</span> ")
+          .append("<span class=\"strip\"></span> <span class=\"now\">");
+      if (!c.online()) {
+        b.append("offline");
+      } else {
+        b.append(pct(c.busy())).append(" busy");
+        if (sh != null && !Double.isNaN(sh.busy())) {
+          b.append(", softirq ").append(pct(sh.softirq())).append(", steal ").append(pct(sh.steal()));
+        }
+      }
+      b.append("</span></div>");
+    }
+  }
+
+  static String facts(Sample s, Judgement j) {
+    if (s == null) {
+      return "No sample yet.";
+    }
+    StringBuilder f = new StringBuilder();
+    f.append(s.tunnel().name());
+    if (s.tunnel().present()) {
+      f.append(" · ").append(s.datapath().label()).append(" datapath · MTU ").append(s.tunnel().mtu());
+    } else {
+      f.append(" absent");
+    }
+    f.append(" · ").append(s.onlineCores()).append(" cores");
+    if (s.underlay().present()) {
+      f.append(" · ").append(s.underlay().name());
+      if (s.lineRateBytesPerSecond() > 0) {
+        f.append(' ').append(trim(s.lineRateBytesPerSecond() * 8 / 1e9)).append(" Gbps (")
+            .append(s.lineRateSource()).append(')');
+      }
+    }
+    f.append(" · ceiling ").append(j == null ? "pending" : j.of(Direction.DOWNLOAD).ceiling().source().label());
+    return f.toString();
+  }
+
+  static String ceilingText(double ceiling, String source) {
+    if (Double.isNaN(ceiling)) {
+      return "· ceiling pending";
+    }
+    return "of " + gbps(ceiling) + " ceiling" + (source.isEmpty() ? "" : " (" + source + ")");
+  }
+
+  static String peakText(double peakBytes, double peakUtil) {
+    if (Double.isNaN(peakBytes)) {
+      return "none yet";
+    }
+    return gbps(peakBytes) + " Gbps" + (Double.isNaN(peakUtil) ? "" : " (" + pct(peakUtil) + ")");
+  }
+
+  /** The verdict labels of {@code headroom_verdict} in words. */
+  static String verdictWords(String v) {
+    return switch (v) {
+      case "headroom" -> "Headroom";
+      case "cpu_bound" -> "CPU-bound";
+      case "link_bound" -> "Link-bound";
+      case "single_tunnel_bound" -> "One tunnel saturating a core";
+      default -> v;
+    };
+  }
+
+  /** The advice labels of {@code headroom_advice} in words. */
+  static String adviceWords(String a) {
+    return switch (a) {
+      case "scale_up" -> "Scale up";
+      case "scale_out" -> "Scale out";
+      case "enable_kernel_wireguard" -> "Enable kernel WireGuard";
+      case "raise_mtu" -> "Raise the MTU";
+      case "bigger_interface" -> "Bigger interface";
+      default -> a;
+    };
+  }
+
+  static String gbps(double bytesPerSecond) {
+    return Double.isNaN(bytesPerSecond) ? "–" : String.format(Locale.ROOT, "%.3f", bytesPerSecond * 8 / 1e9);
+  }
+
+  private static String trim(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  static String pct(double ratio) {
+    return String.format(Locale.ROOT, "%.0f%%", 100 * ratio);
+  }
+
+  private static String pctText(double ratio) {
+    return Double.isNaN(ratio) ? "–" : pct(ratio);
+  }
+
   private static String cap(String s) {
-    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
   static String esc(String s) {
@@ -93,9 +273,10 @@ public final class LandingPage {
       if (j != null && s.tunnel().present()) {
         for (Direction d : Direction.values()) {
           DirectionJudgement dj = j.of(d);
-          b.append(String.format("%s: %s at %.0f%% of a %.3f Gbps ceiling (%s: %s). %s%n",
+          // The basis already starts with its source ("reference: kernel WireGuard, ...").
+          b.append(String.format("%s: %s at %.0f%% of a %.3f Gbps ceiling (%s). %s%n",
               cap(d.label()), dj.verdict().label(), 100 * dj.utilization(), dj.ceiling().gbps(),
-              dj.ceiling().source().label(), dj.ceiling().basis(), dj.reason()));
+              dj.ceiling().basis(), dj.reason()));
         }
         for (AdviceItem a : j.advice()) {
           b.append("Advice: ").append(a.advice().label()).append(" - ").append(a.reason()).append('\n');

@@ -25,6 +25,12 @@ public final class StatusJson {
   private StatusJson() {}
 
   public static String render(Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready) {
+    return render(p, info, ready, null);
+  }
+
+  /** As above, with each core's mode shares of the last interval taken from {@code history} (may be null). */
+  public static String render(
+      Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready, History history) {
     JsonWriter w = new JsonWriter().object();
     w.field("version", info.version()).field("network", info.network()).field("site", info.site());
     w.name("ready").object().field("ready", ready.ready()).field("reason", ready.reason()).end();
@@ -62,6 +68,7 @@ public final class StatusJson {
     Core hot = s.hottestCore();
     w.field("hottest_busy", hot == null ? Double.NaN : hot.busy());
     w.field("saturated", s.saturatedCores(info.saturation()));
+    History.Point shares = history == null ? null : history.point(s.sequence());
     w.name("cores").array();
     for (Core c : s.cores()) {
       w.object().field("cpu", c.cpu()).field("online", c.online()).field("busy", c.busy());
@@ -71,6 +78,12 @@ public final class StatusJson {
         // Shares since boot would be meaningless here; per-interval mode shares are in the metrics.
         w.field("softirq_seconds", t.softirq() / 1000.0).field("steal_seconds", t.steal() / 1000.0);
         w.field("total_seconds", total / 1000.0);
+        History.CoreShare sh = shares == null ? null : shares.core(c.cpu());
+        if (sh != null) {
+          // Ratios of the last interval (user includes nice, system includes irq); they sum to busy.
+          w.field("user", sh.user()).field("system", sh.system()).field("softirq", sh.softirq())
+              .field("steal", sh.steal());
+        }
       }
       w.end();
     }
@@ -134,6 +147,7 @@ public final class StatusJson {
           .field("last_error", e.getValue().lastError()).end();
     }
     w.end();
+    w.field("words", LandingPage.Reading.describe(p, info.saturation()));
     return w.end().toString();
   }
 }

@@ -1,0 +1,177 @@
+package dev.headroom.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.json.JsonParser;
+import dev.headroom.read.CpuTimes;
+import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.sample.Sampler;
+import dev.headroom.sample.SamplerSettings;
+import dev.headroom.testing.FakeClock;
+import dev.headroom.testing.FixtureTree;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The live page's history ring, fed by the real sampler over a fixture tree with a clock the test moves. */
+class HistoryTest {
+  @TempDir Path dir;
+  private final FakeClock clock = new FakeClock();
+  private FixtureTree tree;
+  private Sampler sampler;
+
+  private Published sample() {
+    if (sampler == null) {
+      tree = tree == null ? FixtureTree.copy("kernel", dir) : tree;
+      SamplerSettings s = new SamplerSettings(tree.sys(), tree.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
+          Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"));
+      sampler = new Sampler(s, new ProcStatCpuSource(tree.sys(), tree.proc()), clock, () -> 1_764_460_800_000L);
+    } else {
+      clock.advanceSeconds(1);
+    }
+    return new Published(sampler.sample(), null, null, null);
+  }
+
+  @Test
+  void ringKeepsTheNewestSpanAndDropsTheOldest() {
+    History h = new History(Duration.ofSeconds(5), Duration.ofSeconds(1));
+    for (int i = 0; i < 8; i++) {
+      h.accept(sample());
+    }
+    List<History.Point> pts = h.points();
+    assertEquals(5, pts.size());
+    assertEquals(List.of(4L, 5L, 6L, 7L, 8L), pts.stream().map(History.Point::sequence).toList());
+  }
+
+  @Test
+  void readersGetAnImmutableCopyThatLaterSamplesDoNotChange() {
+    History h = new History(Duration.ofSeconds(3), Duration.ofSeconds(1));
+    h.accept(sample());
+    h.accept(sample());
+    List<History.Point> before = h.points();
+    h.accept(sample());
+    h.accept(sample());
+    assertEquals(2, before.size());
+    assertEquals(1L, before.get(0).sequence());
+    assertThrows(UnsupportedOperationException.class, () -> before.add(before.get(0)));
+    assertEquals(3, h.points().size());
+  }
+
+  @Test
+  void capacityFollowsTheIntervalAndIsBounded() {
+    assertEquals(300, new History(History.SPAN, Duration.ofSeconds(1)).capacity());
+    assertEquals(600, new History(History.SPAN, Duration.ofMillis(500)).capacity());
+    assertEquals(History.MAX_POINTS, new History(History.SPAN, Duration.ofMillis(10)).capacity());
+    assertThrows(IllegalArgumentException.class, () -> new History(Duration.ZERO, Duration.ofSeconds(1)));
+  }
+
+  @Test
+  void pointsCarryTheTunnelRatesOfEachSample() {
+    History h = new History(History.SPAN, Duration.ofSeconds(1));
+    h.accept(sample());
+    tree.traffic("wt0", 250_000_000, 200_000, 50_000_000, 40_000);
+    h.accept(sample());
+    History.Point p = h.points().get(1);
+    assertTrue(p.complete());
+    assertEquals(250_000_000, p.download(), 1e-6);
+    assertEquals(50_000_000, p.upload(), 1e-6);
+  }
+
+  @Test
+  void coreSharesAreOfTheLastIntervalAndSumToBusy() {
+    History h = new History(History.SPAN, Duration.ofSeconds(1));
+    h.accept(sample());
+    // cpu0 over 100 ticks: user 10 + nice 5, system 10 + irq 5, softirq 40, steal 10, idle 15 + iowait 5.
+    tree.addCpuTicks(0, 10, 5, 10, 15, 5, 5, 40, 10);
+    tree.addCpuTicks(1, 0, 0, 0, 100);
+    h.accept(sample());
+    History.CoreShare c0 = h.points().get(1).core(0);
+    assertEquals(0.15, c0.user(), 1e-9);
+    assertEquals(0.15, c0.system(), 1e-9);
+    assertEquals(0.40, c0.softirq(), 1e-9);
+    assertEquals(0.10, c0.steal(), 1e-9);
+    assertEquals(0.80, c0.busy(), 1e-9);
+    assertEquals(c0.busy(), c0.user() + c0.system() + c0.softirq() + c0.steal(), 1e-9);
+    assertEquals(0.0, h.points().get(1).core(1).busy(), 1e-9);
+    // The first sample has no interval: unknown, not zero.
+    assertTrue(Double.isNaN(h.points().get(0).core(0).softirq()));
+  }
+
+  @Test
+  void coreBackOnlineStartsWithoutSharesRatherThanSinceItWentAway() {
+    History h = new History(History.SPAN, Duration.ofSeconds(1));
+    h.accept(sample());
+    tree.setOffline(2, "0-1,3");
+    h.accept(sample());
+    History.CoreShare off = h.points().get(1).core(2);
+    assertFalse(off.online());
+    assertTrue(Double.isNaN(off.busy()));
+    tree.setOnline(2, "0-3", 500000, 0, 1000, 2000000, 0, 0, 0, 0, 0, 0);
+    h.accept(sample());
+    assertTrue(Double.isNaN(h.points().get(2).core(2).busy()), "first interval back has no baseline");
+    tree.addCpuTicks(2, 50, 0, 0, 50);
+    h.accept(sample());
+    assertEquals(0.5, h.points().get(3).core(2).user(), 1e-9);
+  }
+
+  @Test
+  void sharesOfReadingsThatWentBackwardsAreUnknown() {
+    CpuTimes a = new CpuTimes(0, 100, 0, 100, 1000, 0, 0, 100, 0);
+    CpuTimes b = new CpuTimes(0, 50, 0, 100, 900, 0, 0, 100, 0);
+    assertTrue(Double.isNaN(History.shares(0, a, b).busy()));
+    assertTrue(Double.isNaN(History.shares(0, null, a).busy()));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void jsonHasEveryPointAndOnlyTheNewerOnesAfterASequence() {
+    History h = new History(History.SPAN, Duration.ofSeconds(1));
+    h.accept(sample());
+    tree.traffic("wt0", 125_000_000, 100_000, 0, 0);
+    tree.addCpuTicks(3, 0, 0, 0, 50, 0, 0, 25, 25);
+    h.accept(sample());
+    h.accept(sample());
+    Map<String, Object> all = JsonParser.parseObject(h.json(-1));
+    assertEquals(300.0, ((Number) all.get("span_seconds")).doubleValue());
+    assertEquals(1.0, ((Number) all.get("interval_seconds")).doubleValue());
+    assertEquals(List.of("cpu", "busy", "user", "system", "softirq", "steal"), all.get("core_fields"));
+    List<Map<String, Object>> pts = (List<Map<String, Object>>) all.get("points");
+    assertEquals(3, pts.size());
+    Map<String, Object> second = pts.get(1);
+    assertEquals(2L, ((Number) second.get("sequence")).longValue());
+    assertEquals(1.25e8, ((Number) second.get("download_bytes_per_second")).doubleValue());
+    List<List<Object>> cores = (List<List<Object>>) second.get("cores");
+    assertEquals(4, cores.size());
+    List<Object> cpu3 = cores.get(3);
+    assertEquals(3L, ((Number) cpu3.get(0)).longValue());
+    assertEquals(0.5, ((Number) cpu3.get(1)).doubleValue(), 1e-9);
+    assertEquals(0.25, ((Number) cpu3.get(4)).doubleValue(), 1e-9);
+    assertEquals(0.25, ((Number) cpu3.get(5)).doubleValue(), 1e-9);
+    assertNull(((List<List<Object>>) pts.get(0).get("cores")).get(0).get(1), "no interval yet: null, not 0");
+
+    List<Map<String, Object>> after = (List<Map<String, Object>>) JsonParser.parseObject(h.json(2)).get("points");
+    assertEquals(1, after.size());
+    assertEquals(3L, ((Number) after.get(0).get("sequence")).longValue());
+  }
+
+  @Test
+  void pointLookupFindsASampleStillInTheRing() {
+    History h = new History(Duration.ofSeconds(2), Duration.ofSeconds(1));
+    for (int i = 0; i < 4; i++) {
+      h.accept(sample());
+    }
+    assertEquals(4L, h.point(4).sequence());
+    assertEquals(3L, h.point(3).sequence());
+    assertNull(h.point(1), "dropped from the ring");
+    assertNull(h.point(9), "not sampled yet");
+  }
+}
