@@ -8,12 +8,13 @@
 #     headroom samples itself every second and is scraped every 15 s; node_exporter is scraped every second,
 #     the only way it sees one-second peaks
 #   - steady RSS (median VmRSS over the window, after warm-up) and peak RSS (VmHWM at the end of the run)
-#   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time, and CPU per 1000 scrapes
+#   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time in alternating rounds
+#     (median over rounds), and CPU per 1000 scrapes
 # It asserts no targets; it counts its own checks (processes started, numbers produced) and ends with
 # "bench: N passed, M failed". Exit 0 when every check passed.
 #
 # Usage: exporter/src/bench/compare.sh [--duration SECONDS] [--smoke] [--warmup SECONDS] [--wrk-duration SECONDS]
-#          [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
+#          [--wrk-rounds 3] [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
 #        --smoke: a few seconds of everything (CI runs it so this script cannot rot).
 set -euo pipefail
 
@@ -24,6 +25,7 @@ duration=300
 warmup=30
 wrk_duration=20
 wrk_warmup=5
+wrk_rounds=3
 wrk_args="-t1 -c4"
 tunnel=lo
 jar="$root/exporter/target/headroom.jar"
@@ -33,7 +35,7 @@ smoke=0
 java_opts="-XX:+UseSerialGC -Xms16m -Xmx48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -XX:+UseCompressedOops -Xshare:auto"
 node_exporter="${NODE_EXPORTER:-prometheus-node-exporter}"
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "compare.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -44,6 +46,8 @@ while [ $# -gt 0 ]; do
     --warmup=*) warmup="${1#*=}"; shift ;;
     --wrk-duration) wrk_duration="${2:?}"; shift 2 ;;
     --wrk-duration=*) wrk_duration="${1#*=}"; shift ;;
+    --wrk-rounds) wrk_rounds="${2:?}"; shift 2 ;;
+    --wrk-rounds=*) wrk_rounds="${1#*=}"; shift ;;
     --wrk-args) wrk_args="${2:?}"; shift 2 ;;
     --wrk-args=*) wrk_args="${1#*=}"; shift ;;
     --java-opts) java_opts="${2?}"; shift 2 ;;
@@ -60,9 +64,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ "$smoke" = 1 ]; then
-  duration=5; warmup=2; wrk_duration=2; wrk_warmup=1
+  duration=5; warmup=2; wrk_duration=2; wrk_warmup=1; wrk_rounds=1
 fi
-for v in duration warmup wrk_duration; do
+for v in duration warmup wrk_duration wrk_rounds; do
   [[ "${!v}" =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 -o "$v" = warmup ] || die "--${v//_/-} must be a positive whole number of seconds, got '${!v}'"
 done
 
@@ -114,7 +118,7 @@ status=0
 python3 "$here/measure.py" run \
   --hr-pid "$hr_pid" --hr-port "$hr_port" --hr-ready "$tmp/hr_ready" \
   --ne-pid "$ne_pid" --ne-port "$ne_port" --ne-ready "$tmp/ne_ready" \
-  --duration "$duration" --warmup "$warmup" --wrk-duration "$wrk_duration" --wrk-warmup "$wrk_warmup" \
+  --duration "$duration" --warmup "$warmup" --wrk-duration "$wrk_duration" --wrk-warmup "$wrk_warmup" --wrk-rounds "$wrk_rounds" \
   --wrk-args "$wrk_args" --java-opts "$java_opts" --tunnel "$tunnel" --jar "$jar" \
   --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} || status=$?
 if [ "$status" -ne 0 ]; then
