@@ -15,7 +15,9 @@
 #
 # Usage: exporter/src/bench/compare.sh [--duration SECONDS] [--smoke] [--warmup SECONDS] [--wrk-duration SECONDS]
 #          [--wrk-rounds 3] [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
+#          [--nmt]
 #        --smoke: a few seconds of everything (CI runs it so this script cannot rot).
+#        --nmt: adds -XX:NativeMemoryTracking=summary to headroom and prints where its memory goes (costs RSS).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -31,11 +33,12 @@ tunnel=lo
 jar="$root/exporter/target/headroom.jar"
 json_out=""
 smoke=0
+nmt=0
 # The service's JVM flags (systemd/headroom.service); override with --java-opts to compare others.
 java_opts="-XX:+UseSerialGC -Xms16m -Xmx48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -XX:+UseCompressedOops -Xshare:auto"
 node_exporter="${NODE_EXPORTER:-prometheus-node-exporter}"
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "compare.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -59,6 +62,7 @@ while [ $# -gt 0 ]; do
     --json) json_out="${2:?}"; shift 2 ;;
     --json=*) json_out="${1#*=}"; shift ;;
     --smoke) smoke=1; shift ;;
+    --nmt) nmt=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -74,6 +78,10 @@ done
 for tool in java python3 wrk "$node_exporter"; do
   command -v "$tool" >/dev/null 2>&1 || die "needs '$tool' on PATH (Debian: openjdk-17-jre-headless, python3, wrk, prometheus-node-exporter)"
 done
+if [ "$nmt" = 1 ]; then
+  command -v jcmd >/dev/null 2>&1 || die "--nmt needs jcmd (Debian: openjdk-17-jdk-headless)"
+  java_opts="$java_opts -XX:NativeMemoryTracking=summary"
+fi
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
 [ -d "/sys/class/net/$tunnel" ] || die "no interface '$tunnel' to stand in for the tunnel (try --tunnel.interface lo)"
 
@@ -120,7 +128,7 @@ python3 "$here/measure.py" run \
   --ne-pid "$ne_pid" --ne-port "$ne_port" --ne-ready "$tmp/ne_ready" \
   --duration "$duration" --warmup "$warmup" --wrk-duration "$wrk_duration" --wrk-warmup "$wrk_warmup" --wrk-rounds "$wrk_rounds" \
   --wrk-args "$wrk_args" --java-opts "$java_opts" --tunnel "$tunnel" --jar "$jar" \
-  --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} || status=$?
+  --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} $([ "$nmt" = 1 ] && echo --nmt) || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- headroom log (tail)"; tail -n 20 "$tmp/headroom.log" || true
   echo "--- node_exporter log (tail)"; tail -n 20 "$tmp/node_exporter.log" || true

@@ -39,6 +39,22 @@ def cpu_ticks(pid):
     return int(rest[11]) + int(rest[12])  # fields 14 and 15 of proc(5); rest[0] is field 3
 
 
+def thread_ticks(pid):
+    """{thread name: utime+stime} over /proc/PID/task; same-named threads (Jetty's qtp...) are summed by prefix."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            continue
+        name = raw[raw.index("(") + 1:raw.rindex(")")]
+        name = re.sub(r"[-#]?\d+$", "", name) or name  # qtp123-45 -> qtp123, C1 CompilerThre0 -> ...
+        rest = raw.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0) + int(rest[11]) + int(rest[12])
+    return out
+
+
 def status_kib(pid, key):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -157,6 +173,7 @@ def run(a):
     time.sleep(a.warmup)
     t0 = time.monotonic()
     ticks0 = {n: cpu_ticks(procs[n][0]) for n in procs}
+    threads0 = thread_ticks(a.hr_pid)
     rss = {n: [] for n in procs}
     scrapes = {n: [0, 0] for n in procs}  # ok, failed
     bodies = {}
@@ -181,6 +198,11 @@ def run(a):
     if end > time.monotonic():
         time.sleep(end - time.monotonic())
     t1 = time.monotonic()
+    if alive(a.hr_pid):
+        threads1 = thread_ticks(a.hr_pid)
+        res["headroom"]["threads_cpu_s_per_hour"] = dict(sorted(
+            ((k, (v - threads0.get(k, 0)) / CLK_TCK / (t1 - t0) * 3600) for k, v in threads1.items()),
+            key=lambda kv: -kv[1]))
     for n in procs:
         pid = procs[n][0]
         ok_alive = alive(pid)
@@ -193,6 +215,8 @@ def run(a):
         r["cpu_s"] = dt / CLK_TCK
         r["cpu_s_per_hour"] = dt / CLK_TCK / (t1 - t0) * 3600
         r["rss_steady_mib"] = statistics.median(rss[n]) / 1024
+        r["rss_anon_mib"] = status_kib(pid, "RssAnon") / 1024
+        r["rss_file_mib"] = status_kib(pid, "RssFile") / 1024
         r["scrapes_ok"], r["scrapes_failed"] = scrapes[n]
         r["body_bytes"] = len(bodies.get(n, b""))
         r["series"] = sum(1 for l in bodies.get(n, b"").decode("utf-8", "replace").splitlines()
@@ -227,6 +251,10 @@ def run(a):
             res[n]["wrk_rounds"] = rs
             res[n]["wrk"] = {k: statistics.median(w[k] for w in rs)
                              for k in ("p50_ms", "p99_ms", "rps", "cpu_ms_per_1000_scrapes")}
+    if a.nmt and alive(a.hr_pid):
+        p = subprocess.run(["jcmd", str(a.hr_pid), "VM.native_memory", "summary"],
+                           capture_output=True, text=True, timeout=30, check=False)
+        res["headroom"]["nmt"] = p.stdout
     for n in procs:
         if alive(procs[n][0]):
             res[n]["rss_peak_mib"] = status_kib(procs[n][0], "VmHWM") / 1024
@@ -251,6 +279,8 @@ def report(a, res, checks):
         ("ready after start (s)", h.get("ready_s"), n.get("ready_s"), "headroom <= 2 s"),
         ("CPU s per hour, 1 s sampling", h.get("cpu_s_per_hour"), n.get("cpu_s_per_hour"), "ratio <= 1"),
         ("steady RSS (MiB, median VmRSS)", h.get("rss_steady_mib"), n.get("rss_steady_mib"), "headroom <= 64"),
+        ("  of which anonymous (MiB, RssAnon, end of window)", h.get("rss_anon_mib"), n.get("rss_anon_mib"), ""),
+        ("  of which file-backed (MiB, RssFile: libjvm, jar, CDS)", h.get("rss_file_mib"), n.get("rss_file_mib"), ""),
         ("peak RSS (MiB, VmHWM)", h.get("rss_peak_mib"), n.get("rss_peak_mib"), ""),
         ("scrape p50 under wrk (ms)", hw.get("p50_ms"), nw.get("p50_ms"), ""),
         ("scrape p99 under wrk (ms)", hw.get("p99_ms"), nw.get("p99_ms"), "ratio <= 1"),
@@ -273,6 +303,17 @@ def report(a, res, checks):
     for label, hv, nv, target in rows:
         ratio = "%.2f" % (hv / nv) if isinstance(hv, (int, float)) and isinstance(nv, (int, float)) and nv else "-"
         print(f"| {label} | {fmt(hv)} | {fmt(nv)} | {ratio} | {target} |")
+    print()
+    th = h.get("threads_cpu_s_per_hour")
+    if th:
+        print("# headroom CPU by thread, s per hour over the window: " + ", ".join(
+            f"{k} {v:.1f}" for k, v in list(th.items())[:8] if v > 0))
+    if h.get("nmt"):
+        print("# headroom native memory (jcmd VM.native_memory summary, committed):")
+        for line in h["nmt"].splitlines():
+            m = re.match(r"^[-\s]*(Total|[A-Z][A-Za-z ]+?):? \(?reserved=\d+KB, committed=(\d+)KB", line)
+            if m and int(m.group(2)) >= 512:
+                print(f"#   {m.group(1).strip()}: {int(m.group(2)) / 1024:.1f} MiB")
     print()
     if a.json:
         with open(a.json, "w") as f:
@@ -300,6 +341,7 @@ def main():
     for k in ("hr-ready", "ne-ready", "wrk-args", "java-opts", "tunnel", "jar", "node-exporter"):
         r.add_argument("--" + k, required=True)
     r.add_argument("--json")
+    r.add_argument("--nmt", action="store_true")
     a = p.parse_args()
     return wait_ready(a) if a.cmd == "wait-ready" else run(a)
 
