@@ -1,0 +1,95 @@
+package dev.headroom.bench;
+
+import dev.headroom.read.ReadException;
+import dev.headroom.read.Sysfs;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Where a sysfs read spends: one counter file the way {@link Sysfs} reads it today against a reused buffer,
+ * and the missing or refusing files every sample meets (a TUN-less interface's {@code tun_flags}, the
+ * {@code speed} of {@code lo}, which fails with EINVAL). Real files of this machine's {@code lo}.
+ *
+ * <p>Usage: {@code java -jar bench/jmh/target/benchmarks.jar FileReadBench -prof gc}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {
+    "-XX:+UseSerialGC", "-Xms16m", "-Xmx48m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+    "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:+UseCompressedOops", "-Xshare:auto"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class FileReadBench {
+  private final Path counter = Path.of("/sys/class/net/lo/statistics/rx_bytes");
+  private final Path missing = Path.of("/sys/class/net/lo/tun_flags");
+  private final Path speed = Path.of("/sys/class/net/lo/speed");
+  private final ByteBuffer buf = ByteBuffer.allocate(64);
+
+  /** Today: Files.readString (sysfs says every file is 4096 bytes, so a 4 KiB array each time) + parse. */
+  @Benchmark
+  public long counterReadString() throws ReadException {
+    return Sysfs.readUnsigned(counter);
+  }
+
+  /** The alternative: one reused 64-byte buffer, digits parsed from bytes, no String. */
+  @Benchmark
+  public long counterReusedBuffer() throws IOException {
+    buf.clear();
+    try (FileChannel ch = FileChannel.open(counter, StandardOpenOption.READ)) {
+      while (buf.hasRemaining() && ch.read(buf) > 0) {
+        // a sysfs attribute arrives in one read; loop for safety
+      }
+    }
+    long v = 0;
+    for (int i = 0; i < buf.position(); i++) {
+      int d = buf.get(i) - '0';
+      if (d < 0 || d > 9) {
+        break;
+      }
+      v = v * 10 + d;
+    }
+    return v;
+  }
+
+  /** Files.exists on a missing file: JDK 17 builds a NoSuchFileException inside. */
+  @Benchmark
+  public boolean missingFilesExists() {
+    return Files.exists(missing);
+  }
+
+  /** Sysfs.readOptional on a missing file (the {@code threaded} file on kernels without it). */
+  @Benchmark
+  public Optional<String> missingReadOptional() throws IOException {
+    return Sysfs.readOptional(missing);
+  }
+
+  /** lo's speed: the read fails with EINVAL, an IOException with a stack trace, every sample. */
+  @Benchmark
+  public OptionalLong speedEinval() {
+    return Sysfs.readSpeedMbps(speed);
+  }
+
+  /** A present small file read the way readOptional does (operstate, uevent). */
+  @Benchmark
+  public String presentReadString() throws IOException {
+    return Files.readString(Path.of("/sys/class/net/lo/operstate"), StandardCharsets.US_ASCII);
+  }
+}

@@ -1,0 +1,143 @@
+package dev.headroom.bench;
+
+import dev.headroom.read.CpuReading;
+import dev.headroom.read.CpuSource;
+import dev.headroom.read.InterfaceReading;
+import dev.headroom.read.NetInterfaceReader;
+import dev.headroom.read.OshiCpuSource;
+import dev.headroom.read.CpuTimes;
+import dev.headroom.read.ProcStat;
+import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.read.ReadException;
+import dev.headroom.read.Sysfs;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.Sampler;
+import dev.headroom.sample.SamplerSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The per-sample path: one {@link Sampler#sample()} (read, parse, derive) over the kernel fixture tree and
+ * over this machine's real /sys and /proc (OSHI for CPU, {@code lo} as the tunnel), plus the pure parsers.
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per sample.
+ *
+ * <p>Usage: {@code java -jar bench/jmh/target/benchmarks.jar SampleBench -prof gc}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {
+    "-XX:+UseSerialGC", "-Xms16m", "-Xmx48m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+    "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:+UseCompressedOops", "-Xshare:auto"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class SampleBench {
+  private Path tree;
+  private Sampler fixture;
+  private Sampler live;
+  private String fixtureStat;
+  private String liveStat;
+  private Path statPath;
+  private String counter;
+  private Path counterPath;
+  private NetInterfaceReader liveNet;
+  private CpuSource oshi;
+  private CpuSource liveProcStat;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    tree = Fixtures.copy("kernel");
+    Path sys = tree.resolve("sys");
+    Path proc = tree.resolve("proc");
+    fixture = new Sampler(settings(sys, proc, "wt0", OptionalDouble.of(1.25e9)),
+        new ProcStatCpuSource(sys, proc), System::nanoTime);
+    fixture.sample(); // baseline, as the daemon's first tick
+    // The real system, as the service samples it: OSHI for CPU, lo standing in for the tunnel.
+    Path realSys = Path.of("/sys");
+    Path realProc = Path.of("/proc");
+    live = new Sampler(settings(realSys, realProc, "lo", OptionalDouble.empty()),
+        CpuSource.forRoots(realSys, realProc), System::nanoTime);
+    live.sample();
+    liveNet = new NetInterfaceReader(realSys);
+    oshi = new OshiCpuSource(realSys);
+    liveProcStat = new ProcStatCpuSource(realSys, realProc);
+    statPath = proc.resolve("stat");
+    fixtureStat = Files.readString(statPath);
+    liveStat = Files.readString(realProc.resolve("stat"));
+    counterPath = sys.resolve("class/net/wt0/statistics/tx_bytes");
+    counter = Files.readString(counterPath);
+  }
+
+  private static SamplerSettings settings(Path sys, Path proc, String tunnel, OptionalDouble lineRate) {
+    return new SamplerSettings(sys, proc, tunnel, Optional.empty(), lineRate,
+        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"));
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    Fixtures.delete(tree);
+  }
+
+  /** One sample of a kernel-WireGuard peer (4 cores) from the fixture tree, procfs CPU source. */
+  @Benchmark
+  public Sample sampleFixtureKernel() {
+    return fixture.sample();
+  }
+
+  /** One sample of this machine as the service takes it (OSHI CPU source, real sysfs). */
+  @Benchmark
+  public Sample sampleLive() {
+    return live.sample();
+  }
+
+  /** Part of sampleLive: one interface (lo) from the real sysfs, 13 small files. */
+  @Benchmark
+  public InterfaceReading partReadInterfaceLive() throws ReadException {
+    return liveNet.read("lo");
+  }
+
+  /** Part of sampleLive: per-core ticks through OSHI (the service's CPU source on real roots). */
+  @Benchmark
+  public CpuReading partCpuOshiLive() throws ReadException {
+    return oshi.read();
+  }
+
+  /** The alternative CPU source on the same real /proc/stat: headroom's own parser. */
+  @Benchmark
+  public CpuReading partCpuProcStatLive() throws ReadException {
+    return liveProcStat.read();
+  }
+
+  @Benchmark
+  public List<CpuTimes> parseCoresFixture4Cores() throws ReadException {
+    return ProcStat.parseCores(fixtureStat, statPath);
+  }
+
+  @Benchmark
+  public List<CpuTimes> parseCoresLive() throws ReadException {
+    return ProcStat.parseCores(liveStat, statPath);
+  }
+
+  @Benchmark
+  public long parseUnsigned() throws ReadException {
+    return Sysfs.parseUnsigned(counter, counterPath);
+  }
+}

@@ -1,0 +1,104 @@
+package dev.headroom.bench;
+
+import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.Sampler;
+import dev.headroom.sample.SamplerSettings;
+import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.Published;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Serving one scrape: the registry with {@link HeadroomCollector} (and, as the service has it, client_java's
+ * JVM metrics) written through {@link PrometheusTextFormatWriter}, over a sample of the kernel fixture peer
+ * after one second of traffic. The HTTP layer is not in here; compare.sh measures that whole.
+ *
+ * <p>Usage: {@code java -jar bench/jmh/target/benchmarks.jar ScrapeBench -prof gc}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {
+    "-XX:+UseSerialGC", "-Xms16m", "-Xmx48m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+    "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:+UseCompressedOops", "-Xshare:auto"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class ScrapeBench {
+  private Path tree;
+  private PrometheusRegistry headroomOnly;
+  private PrometheusRegistry asServed;
+  private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    tree = Fixtures.copy("kernel");
+    Path sys = tree.resolve("sys");
+    Path proc = tree.resolve("proc");
+    AtomicLong clock = new AtomicLong(1_000_000_000L);
+    SamplerSettings settings = new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.of(1.25e9),
+        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"));
+    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(sys, proc), clock::get, () -> 1_764_460_800_000L);
+    sampler.sample();
+    Fixtures.addCounter(tree, "wt0", "tx_bytes", 312_500_000);
+    Fixtures.addCounter(tree, "wt0", "tx_packets", 250_000);
+    Fixtures.addCounter(tree, "wt0", "rx_bytes", 62_500_000);
+    Fixtures.addCounter(tree, "wt0", "rx_packets", 100_000);
+    clock.addAndGet(1_000_000_000L);
+    Sample s = sampler.sample();
+    Published p = new Published(s, new Published.ScrapePeaks(
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)));
+    HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
+    headroomOnly = new PrometheusRegistry();
+    headroomOnly.register(new HeadroomCollector(() -> p, info));
+    asServed = new PrometheusRegistry();
+    asServed.register(new HeadroomCollector(() -> p, info));
+    JvmMetrics.builder().register(asServed);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    Fixtures.delete(tree);
+  }
+
+  /** headroom's own families only. */
+  @Benchmark
+  public int scrapeHeadroomFamilies() throws IOException {
+    out.reset();
+    writer.write(out, headroomOnly.scrape(), EscapingScheme.ALLOW_UTF8);
+    return out.size();
+  }
+
+  /** As the service's registry is: headroom's families plus jvm_* and process_*. */
+  @Benchmark
+  public int scrapeAsServed() throws IOException {
+    out.reset();
+    writer.write(out, asServed.scrape(), EscapingScheme.ALLOW_UTF8);
+    return out.size();
+  }
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Whole-process cost of headroom next to node_exporter, measured in the same run on this machine.
+#
+# Starts both on loopback ports (node_exporter with only the cpu, netdev and netclass collectors, the ones
+# that see what headroom sees), then reports for each, and the ratio headroom / node_exporter:
+#   - time from process start to ready (headroom: first 200 on /-/ready; node_exporter: first 200 on /metrics)
+#   - CPU seconds per hour with one-second sampling, from /proc/PID/stat utime+stime over a measured window:
+#     headroom samples itself every second and is scraped every 15 s; node_exporter is scraped every second,
+#     the only way it sees one-second peaks
+#   - steady RSS (median VmRSS over the window, after warm-up) and peak RSS (VmHWM at the end of the run)
+#   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time in alternating rounds
+#     (median over rounds), and CPU per 1000 scrapes
+# It asserts no targets; it counts its own checks (processes started, numbers produced) and ends with
+# "bench: N passed, M failed". Exit 0 when every check passed.
+#
+# Usage: exporter/src/bench/compare.sh [--duration SECONDS] [--smoke] [--warmup SECONDS] [--wrk-duration SECONDS]
+#          [--wrk-rounds 3] [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
+#          [--nmt]
+#        --smoke: a few seconds of everything (CI runs it so this script cannot rot).
+#        --nmt: adds -XX:NativeMemoryTracking=summary to headroom and prints where its memory goes (costs RSS).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+
+duration=300
+warmup=30
+wrk_duration=20
+wrk_warmup=5
+wrk_rounds=3
+wrk_args="-t1 -c4"
+tunnel=lo
+jar="$root/exporter/target/headroom.jar"
+json_out=""
+smoke=0
+nmt=0
+# The service's JVM flags (systemd/headroom.service); override with --java-opts to compare others.
+java_opts="-XX:+UseSerialGC -Xms16m -Xmx48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -XX:+UseCompressedOops -Xshare:auto"
+node_exporter="${NODE_EXPORTER:-prometheus-node-exporter}"
+
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+die() { echo "compare.sh: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration="${2:?--duration needs seconds}"; shift 2 ;;
+    --duration=*) duration="${1#*=}"; shift ;;
+    --warmup) warmup="${2:?--warmup needs seconds}"; shift 2 ;;
+    --warmup=*) warmup="${1#*=}"; shift ;;
+    --wrk-duration) wrk_duration="${2:?}"; shift 2 ;;
+    --wrk-duration=*) wrk_duration="${1#*=}"; shift ;;
+    --wrk-rounds) wrk_rounds="${2:?}"; shift 2 ;;
+    --wrk-rounds=*) wrk_rounds="${1#*=}"; shift ;;
+    --wrk-args) wrk_args="${2:?}"; shift 2 ;;
+    --wrk-args=*) wrk_args="${1#*=}"; shift ;;
+    --java-opts) java_opts="${2?}"; shift 2 ;;
+    --java-opts=*) java_opts="${1#*=}"; shift ;;
+    --jar) jar="${2:?}"; shift 2 ;;
+    --jar=*) jar="${1#*=}"; shift ;;
+    --tunnel.interface) tunnel="${2:?}"; shift 2 ;;
+    --tunnel.interface=*) tunnel="${1#*=}"; shift ;;
+    --json) json_out="${2:?}"; shift 2 ;;
+    --json=*) json_out="${1#*=}"; shift ;;
+    --smoke) smoke=1; shift ;;
+    --nmt) nmt=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+if [ "$smoke" = 1 ]; then
+  duration=5; warmup=2; wrk_duration=2; wrk_warmup=1; wrk_rounds=1
+fi
+for v in duration warmup wrk_duration wrk_rounds; do
+  [[ "${!v}" =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 -o "$v" = warmup ] || die "--${v//_/-} must be a positive whole number of seconds, got '${!v}'"
+done
+
+# Prerequisites fail loudly, naming what is missing.
+for tool in java python3 wrk "$node_exporter"; do
+  command -v "$tool" >/dev/null 2>&1 || die "needs '$tool' on PATH (Debian: openjdk-17-jre-headless, python3, wrk, prometheus-node-exporter)"
+done
+if [ "$nmt" = 1 ]; then
+  command -v jcmd >/dev/null 2>&1 || die "--nmt needs jcmd (Debian: openjdk-17-jdk-headless)"
+  java_opts="$java_opts -XX:NativeMemoryTracking=summary"
+fi
+[ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
+[ -d "/sys/class/net/$tunnel" ] || die "no interface '$tunnel' to stand in for the tunnel (try --tunnel.interface lo)"
+
+tmp="$(mktemp -d -t headroom-bench.XXXXXX)"
+hr_pid=""; ne_pid=""
+cleanup() {
+  local p
+  for p in $hr_pid $ne_pid; do
+    if kill -0 "$p" 2>/dev/null; then
+      kill "$p" 2>/dev/null || true
+      for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+      kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null || true
+    fi
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+hr_port="$(free_port)"; ne_port="$(free_port)"
+while [ "$ne_port" = "$hr_port" ]; do ne_port="$(free_port)"; done
+
+# node_exporter first, then headroom once it is ready: each start is timed alone, not fighting the other for
+# the two cores. Start time is taken just before the fork.
+ne_start_ns="$(date +%s%N)"
+"$node_exporter" --collector.disable-defaults --collector.cpu --collector.netdev --collector.netclass \
+  --web.listen-address="127.0.0.1:$ne_port" >"$tmp/node_exporter.log" 2>&1 &
+ne_pid=$!
+python3 "$here/measure.py" wait-ready --url "http://127.0.0.1:$ne_port/metrics" --start-ns "$ne_start_ns" \
+  --pid "$ne_pid" --out "$tmp/ne_ready" || true
+
+hr_start_ns="$(date +%s%N)"
+# shellcheck disable=SC2086  # java_opts is a list of flags
+java $java_opts -jar "$jar" serve --web.listen-address="127.0.0.1:$hr_port" --tunnel.interface="$tunnel" \
+  >"$tmp/headroom.log" 2>&1 &
+hr_pid=$!
+python3 "$here/measure.py" wait-ready --url "http://127.0.0.1:$hr_port/-/ready" --start-ns "$hr_start_ns" \
+  --pid "$hr_pid" --out "$tmp/hr_ready" || true
+
+status=0
+python3 "$here/measure.py" run \
+  --hr-pid "$hr_pid" --hr-port "$hr_port" --hr-ready "$tmp/hr_ready" \
+  --ne-pid "$ne_pid" --ne-port "$ne_port" --ne-ready "$tmp/ne_ready" \
+  --duration "$duration" --warmup "$warmup" --wrk-duration "$wrk_duration" --wrk-warmup "$wrk_warmup" --wrk-rounds "$wrk_rounds" \
+  --wrk-args "$wrk_args" --java-opts "$java_opts" --tunnel "$tunnel" --jar "$jar" \
+  --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} $([ "$nmt" = 1 ] && echo --nmt) || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "--- headroom log (tail)"; tail -n 20 "$tmp/headroom.log" || true
+  echo "--- node_exporter log (tail)"; tail -n 20 "$tmp/node_exporter.log" || true
+fi
+exit "$status"

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Measurement half of compare.sh (stdlib only). compare.sh starts and ends the processes; this reads them.
+
+Usage: measure.py wait-ready --url URL --start-ns NS --pid PID --out FILE
+       measure.py run --hr-pid PID --hr-port PORT ... (see compare.sh)
+"""
+import argparse
+import http.client
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+HEADROOM_SCRAPE_EVERY = 15  # seconds, a usual Prometheus scrape interval; headroom samples itself each second
+
+
+def get(port, path, timeout=5.0):
+    """One HTTP GET; returns (status, body bytes, seconds)."""
+    t = time.monotonic()
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        c.request("GET", path)
+        r = c.getresponse()
+        body = r.read()
+        return r.status, body, time.monotonic() - t
+    finally:
+        c.close()
+
+
+def cpu_ticks(pid):
+    """utime + stime of the whole process (all threads: JIT, GC, HTTP, sampler), in clock ticks."""
+    with open(f"/proc/{pid}/stat") as f:
+        rest = f.read().rsplit(")", 1)[1].split()
+    return int(rest[11]) + int(rest[12])  # fields 14 and 15 of proc(5); rest[0] is field 3
+
+
+def thread_ticks(pid):
+    """{thread name: utime+stime} over /proc/PID/task; same-named threads (Jetty's qtp...) are summed by prefix."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            continue
+        name = raw[raw.index("(") + 1:raw.rindex(")")]
+        name = re.sub(r"[-#]?\d+$", "", name) or name  # qtp123-45 -> qtp123, C1 CompilerThre0 -> ...
+        rest = raw.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0) + int(rest[11]) + int(rest[12])
+    return out
+
+
+def status_kib(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    raise KeyError(f"/proc/{pid}/status has no {key}")
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def wait_ready(a):
+    port = int(a.url.split(":")[2].split("/")[0])
+    path = "/" + a.url.split("/", 3)[3]
+    deadline = time.monotonic() + 60
+    result = "fail: not ready within 60 s"
+    while time.monotonic() < deadline:
+        if not alive(a.pid):
+            result = "fail: process exited before it was ready"
+            break
+        try:
+            status, _, _ = get(port, path, timeout=1.0)
+            if status == 200:
+                result = "%.3f" % ((time.time_ns() - a.start_ns) / 1e9)
+                break
+        except OSError:
+            pass
+        time.sleep(0.01)
+    with open(a.out, "w") as f:
+        f.write(result)
+    return 0 if not result.startswith("fail") else 1
+
+
+UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
+
+
+def to_ms(s):
+    m = re.fullmatch(r"([0-9.]+)(us|ms|s|m)", s)
+    if not m:
+        raise ValueError(f"unreadable wrk latency '{s}'")
+    return float(m.group(1)) * UNITS[m.group(2)]
+
+
+def parse_wrk(out):
+    r = {}
+    for q in ("50", "75", "90", "99"):
+        m = re.search(rf"^\s+{q}%\s+(\S+)\s*$", out, re.M)
+        if m:
+            r[f"p{q}_ms"] = to_ms(m.group(1))
+    m = re.search(r"(\d+) requests in", out)
+    r["requests"] = int(m.group(1)) if m else 0
+    m = re.search(r"Requests/sec:\s+([0-9.]+)", out)
+    r["rps"] = float(m.group(1)) if m else 0.0
+    m = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    r["non_2xx"] = int(m.group(1)) if m else 0
+    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    r["socket_errors"] = sum(int(x) for x in m.groups()) if m else 0
+    return r
+
+
+def run_wrk(args, port, path, pid, warmup_s, dur_s):
+    url = f"http://127.0.0.1:{port}{path}"
+    base = ["wrk"] + args.split()
+    if warmup_s > 0:
+        subprocess.run(base + [f"-d{warmup_s}s", url], capture_output=True, text=True, check=False)
+    before = cpu_ticks(pid)
+    p = subprocess.run(base + [f"-d{dur_s}s", "--latency", url], capture_output=True, text=True, check=False)
+    after = cpu_ticks(pid)
+    r = parse_wrk(p.stdout)
+    r["rc"] = p.returncode
+    r["cpu_ms_per_1000_scrapes"] = (
+        (after - before) / CLK_TCK * 1000 / r["requests"] * 1000 if r["requests"] else None)
+    return r
+
+
+def read_ready(path):
+    try:
+        with open(path) as f:
+            v = f.read().strip()
+    except FileNotFoundError:
+        return None, "fail: never polled"
+    try:
+        return float(v), v
+    except ValueError:
+        return None, v
+
+
+def version_of(cmd):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=20, check=False)
+        return (p.stdout + p.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return "unknown"
+
+
+def run(a):
+    checks = []
+
+    def check(name, ok, detail=""):
+        checks.append((name, bool(ok), detail))
+
+    res = {"headroom": {}, "node_exporter": {}}
+    procs = {"headroom": (a.hr_pid, a.hr_port, "/metrics"), "node_exporter": (a.ne_pid, a.ne_port, "/metrics")}
+    for name, ready_file in (("headroom", a.hr_ready), ("node_exporter", a.ne_ready)):
+        secs, raw = read_ready(ready_file)
+        res[name]["ready_s"] = secs
+        check(f"{name} started and answered ready", secs is not None, raw)
+    if not all(res[n]["ready_s"] is not None for n in res):
+        return report(a, res, checks)
+
+    time.sleep(a.warmup)
+    t0 = time.monotonic()
+    ticks0 = {n: cpu_ticks(procs[n][0]) for n in procs}
+    threads0 = thread_ticks(a.hr_pid)
+    rss = {n: [] for n in procs}
+    scrapes = {n: [0, 0] for n in procs}  # ok, failed
+    bodies = {}
+    for i in range(a.duration):
+        due = t0 + i
+        delay = due - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        targets = ["node_exporter"] + (["headroom"] if i % HEADROOM_SCRAPE_EVERY == 0 else [])
+        for n in targets:
+            pid, port, path = procs[n]
+            try:
+                st, body, _ = get(port, path)
+                scrapes[n][0 if st == 200 else 1] += 1
+                bodies[n] = body
+            except OSError:
+                scrapes[n][1] += 1
+        for n in procs:
+            rss[n].append(status_kib(procs[n][0], "VmRSS"))
+    # The window closes on a whole second after the last scrape, so each process had `duration` seconds.
+    end = t0 + a.duration
+    if end > time.monotonic():
+        time.sleep(end - time.monotonic())
+    t1 = time.monotonic()
+    if alive(a.hr_pid):
+        threads1 = thread_ticks(a.hr_pid)
+        res["headroom"]["threads_cpu_s_per_hour"] = dict(sorted(
+            ((k, (v - threads0.get(k, 0)) / CLK_TCK / (t1 - t0) * 3600) for k, v in threads1.items()),
+            key=lambda kv: -kv[1]))
+    for n in procs:
+        pid = procs[n][0]
+        ok_alive = alive(pid)
+        check(f"{n} still running after the measured window", ok_alive)
+        if not ok_alive:
+            continue
+        dt = cpu_ticks(pid) - ticks0[n]
+        r = res[n]
+        r["window_s"] = t1 - t0
+        r["cpu_s"] = dt / CLK_TCK
+        r["cpu_s_per_hour"] = dt / CLK_TCK / (t1 - t0) * 3600
+        r["rss_steady_mib"] = statistics.median(rss[n]) / 1024
+        r["rss_anon_mib"] = status_kib(pid, "RssAnon") / 1024
+        r["rss_file_mib"] = status_kib(pid, "RssFile") / 1024
+        r["scrapes_ok"], r["scrapes_failed"] = scrapes[n]
+        r["body_bytes"] = len(bodies.get(n, b""))
+        r["series"] = sum(1 for l in bodies.get(n, b"").decode("utf-8", "replace").splitlines()
+                          if l and not l.startswith("#"))
+        check(f"{n} CPU and RSS measured", r["cpu_s_per_hour"] >= 0 and r["rss_steady_mib"] > 0)
+        check(f"{n} every window scrape answered 200", scrapes[n][0] > 0 and scrapes[n][1] == 0,
+              f"{scrapes[n][0]} ok, {scrapes[n][1]} failed")
+    hb = bodies.get("headroom", b"")
+    nb = bodies.get("node_exporter", b"")
+    check("headroom /metrics has headroom_samples_total and per-core CPU",
+          b"headroom_samples_total" in hb and b"headroom_cpu_seconds_total{" in hb)
+    check("node_exporter /metrics has node_cpu_seconds_total and node_network_receive_bytes_total",
+          b"node_cpu_seconds_total{" in nb and b"node_network_receive_bytes_total{" in nb)
+
+    # wrk runs one exporter at a time, in rounds whose order alternates, so a burst of load from elsewhere on
+    # a noisy machine lands on both; each figure is the median over rounds.
+    runs = {n: [] for n in procs}
+    for rnd in range(a.wrk_rounds):
+        order = list(procs) if rnd % 2 == 0 else list(reversed(list(procs)))
+        for n in order:
+            pid, port, path = procs[n]
+            if alive(pid):
+                runs[n].append(run_wrk(a.wrk_args, port, path, pid, a.wrk_warmup if rnd == 0 else 0, a.wrk_duration))
+    for n in procs:
+        rs = runs[n]
+        ok = bool(rs) and all(w["rc"] == 0 and "p50_ms" in w and "p99_ms" in w and w["requests"] > 0
+                              and w["non_2xx"] == 0 and w["socket_errors"] == 0 for w in rs)
+        detail = "; ".join(f"rc {w['rc']}, {w['requests']} requests, {w['non_2xx']} non-2xx, "
+                           f"{w['socket_errors']} socket errors" for w in rs)
+        check(f"{n} scrape latency measured under wrk ({len(rs)} rounds)", ok, detail)
+        if ok:
+            res[n]["wrk_rounds"] = rs
+            res[n]["wrk"] = {k: statistics.median(w[k] for w in rs)
+                             for k in ("p50_ms", "p99_ms", "rps", "cpu_ms_per_1000_scrapes")}
+    if a.nmt and alive(a.hr_pid):
+        p = subprocess.run(["jcmd", str(a.hr_pid), "VM.native_memory", "summary"],
+                           capture_output=True, text=True, timeout=30, check=False)
+        res["headroom"]["nmt"] = p.stdout
+    for n in procs:
+        if alive(procs[n][0]):
+            res[n]["rss_peak_mib"] = status_kib(procs[n][0], "VmHWM") / 1024
+            res[n]["rss_end_mib"] = status_kib(procs[n][0], "VmRSS") / 1024
+    return report(a, res, checks)
+
+
+def fmt(v, unit=""):
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        s = "%.3f" % v if abs(v) < 10 else "%.1f" % v
+    else:
+        s = str(v)
+    return s + unit
+
+
+def report(a, res, checks):
+    h, n = res["headroom"], res["node_exporter"]
+    hw, nw = h.get("wrk", {}), n.get("wrk", {})
+    rows = [
+        ("ready after start (s)", h.get("ready_s"), n.get("ready_s"), "headroom <= 2 s"),
+        ("CPU s per hour, 1 s sampling", h.get("cpu_s_per_hour"), n.get("cpu_s_per_hour"), "ratio <= 1"),
+        ("steady RSS (MiB, median VmRSS)", h.get("rss_steady_mib"), n.get("rss_steady_mib"), "headroom <= 64"),
+        ("  of which anonymous (MiB, RssAnon, end of window)", h.get("rss_anon_mib"), n.get("rss_anon_mib"), ""),
+        ("  of which file-backed (MiB, RssFile: libjvm, jar, CDS)", h.get("rss_file_mib"), n.get("rss_file_mib"), ""),
+        ("peak RSS (MiB, VmHWM)", h.get("rss_peak_mib"), n.get("rss_peak_mib"), ""),
+        ("scrape p50 under wrk (ms)", hw.get("p50_ms"), nw.get("p50_ms"), ""),
+        ("scrape p99 under wrk (ms)", hw.get("p99_ms"), nw.get("p99_ms"), "ratio <= 1"),
+        ("scrapes/s under wrk", hw.get("rps"), nw.get("rps"), ""),
+        ("CPU ms per 1000 scrapes", hw.get("cpu_ms_per_1000_scrapes"), nw.get("cpu_ms_per_1000_scrapes"), ""),
+        ("/metrics bytes", h.get("body_bytes"), n.get("body_bytes"), ""),
+        ("/metrics series", h.get("series"), n.get("series"), ""),
+    ]
+    print(f"# headroom vs node_exporter, {os.cpu_count()} cores, {platform.release()}, "
+          f"window {a.duration} s after {a.warmup} s warm-up, "
+          f"wrk {a.wrk_args} -d{a.wrk_duration}s --latency x {a.wrk_rounds} alternating rounds (median)")
+    print(f"# headroom: java {a.java_opts} -jar {os.path.relpath(a.jar)} serve --tunnel.interface={a.tunnel}")
+    print(f"# node_exporter: {version_of([a.node_exporter, '--version'])}; "
+          "--collector.disable-defaults --collector.cpu --collector.netdev --collector.netclass")
+    print(f"# scraped in the window: node_exporter every 1 s, headroom every {HEADROOM_SCRAPE_EVERY} s; "
+          f"load average {open('/proc/loadavg').read().split()[0:3]}")
+    print()
+    print("| measure | headroom | node_exporter | headroom / node_exporter | target |")
+    print("|---|---|---|---|---|")
+    for label, hv, nv, target in rows:
+        ratio = "%.2f" % (hv / nv) if isinstance(hv, (int, float)) and isinstance(nv, (int, float)) and nv else "-"
+        print(f"| {label} | {fmt(hv)} | {fmt(nv)} | {ratio} | {target} |")
+    print()
+    th = h.get("threads_cpu_s_per_hour")
+    if th:
+        print("# headroom CPU by thread, s per hour over the window: " + ", ".join(
+            f"{k} {v:.1f}" for k, v in list(th.items())[:8] if v > 0))
+    if h.get("nmt"):
+        print("# headroom native memory (jcmd VM.native_memory summary, committed):")
+        for line in h["nmt"].splitlines():
+            m = re.match(r"^[-\s]*(Total|[A-Z][A-Za-z ]+?):? \(?reserved=\d+KB, committed=(\d+)KB", line)
+            if m and int(m.group(2)) >= 512:
+                print(f"#   {m.group(1).strip()}: {int(m.group(2)) / 1024:.1f} MiB")
+    print()
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"args": vars(a), "results": res}, f, indent=2)
+    failed = 0
+    for name, ok, detail in checks:
+        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail and not ok else ""))
+        failed += 0 if ok else 1
+    print(f"bench: {len(checks) - failed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+def main():
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="cmd", required=True)
+    w = sub.add_parser("wait-ready")
+    w.add_argument("--url", required=True)
+    w.add_argument("--start-ns", type=int, required=True)
+    w.add_argument("--pid", type=int, required=True)
+    w.add_argument("--out", required=True)
+    r = sub.add_parser("run")
+    for k in ("hr-pid", "hr-port", "ne-pid", "ne-port", "duration", "warmup", "wrk-duration", "wrk-warmup",
+              "wrk-rounds"):
+        r.add_argument("--" + k, type=int, required=True)
+    for k in ("hr-ready", "ne-ready", "wrk-args", "java-opts", "tunnel", "jar", "node-exporter"):
+        r.add_argument("--" + k, required=True)
+    r.add_argument("--json")
+    r.add_argument("--nmt", action="store_true")
+    a = p.parse_args()
+    return wait_ready(a) if a.cmd == "wait-ready" else run(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
