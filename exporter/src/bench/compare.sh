@@ -34,8 +34,9 @@ jar="$root/exporter/target/headroom.jar"
 json_out=""
 smoke=0
 nmt=0
-# The service's JVM flags (systemd/headroom.service); override with --java-opts to compare others.
-java_opts="-XX:+UseSerialGC -Xms16m -Xmx48m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -XX:+UseCompressedOops -Xshare:auto"
+# The service's JVM flags, read from the packaged launcher the unit runs; --java-opts compares others.
+java_opts="$(sed -n 's/^: "${JAVA_OPTS:=\(.*\)}"$/\1/p' "$root/exporter/src/deb/bin/headroom")"
+[ -n "$java_opts" ] || { echo "compare.sh: cannot read JAVA_OPTS from exporter/src/deb/bin/headroom" >&2; exit 1; }
 node_exporter="${NODE_EXPORTER:-prometheus-node-exporter}"
 
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * over this machine's real /sys and /proc (OSHI for CPU, {@code lo} as the tunnel), plus the pure parsers.
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per sample.
  *
- * <p>Usage: {@code java -jar bench/jmh/target/benchmarks.jar SampleBench -prof gc}
+ * <p>Usage: {@code java -jar exporter/src/bench/jmh/target/benchmarks.jar SampleBench -prof gc}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

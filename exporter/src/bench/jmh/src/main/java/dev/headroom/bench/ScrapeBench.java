@@ -1,5 +1,10 @@
 package dev.headroom.bench;
 
+import dev.headroom.judge.Classifier;
+import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Observations;
+import dev.headroom.judge.Thresholds;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -38,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * JVM metrics) written through {@link PrometheusTextFormatWriter}, over a sample of the kernel fixture peer
  * after one second of traffic. The HTTP layer is not in here; compare.sh measures that whole.
  *
- * <p>Usage: {@code java -jar bench/jmh/target/benchmarks.jar ScrapeBench -prof gc}
+ * <p>Usage: {@code java -jar exporter/src/bench/jmh/target/benchmarks.jar ScrapeBench -prof gc}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -71,8 +76,9 @@ public class ScrapeBench {
     Fixtures.addCounter(tree, "wt0", "rx_packets", 100_000);
     clock.addAndGet(1_000_000_000L);
     Sample s = sampler.sample();
-    Published p = new Published(s, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)));
+    Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
+    Published p = new Published(s, j, new Published.ScrapePeaks(
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
     headroomOnly = new PrometheusRegistry();
     headroomOnly.register(new HeadroomCollector(() -> p, info));

@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * and the missing or refusing files every sample meets (a TUN-less interface's {@code tun_flags}, the
  * {@code speed} of {@code lo}, which fails with EINVAL). Real files of this machine's {@code lo}.
  *
- * <p>Usage: {@code java -jar bench/jmh/target/benchmarks.jar FileReadBench -prof gc}
+ * <p>Usage: {@code java -jar exporter/src/bench/jmh/target/benchmarks.jar FileReadBench -prof gc}
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# CI's short run of both benchmark harnesses, so neither can rot: the whole-process comparison with
+# node_exporter (--smoke: a few seconds, no targets asserted) and every JMH benchmark for one brief
+# iteration. Ends with "bench: N passed, M failed".
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
+cd "$root"
+passed=0; failed=0
+check() { # check NAME COMMAND...
+  if "${@:2}" >"/tmp/headroom-bench-$1.log" 2>&1; then
+    echo "ok   $1"; passed=$((passed + 1))
+  else
+    echo "FAIL $1 (log: /tmp/headroom-bench-$1.log)"; tail -15 "/tmp/headroom-bench-$1.log"; failed=$((failed + 1))
+  fi
+}
+check compare bash exporter/src/bench/compare.sh --smoke
+grep -E '^\|' /tmp/headroom-bench-compare.log | head -12
+check jmh-build mvn -q -B -ntp -Pjmh package -Dmaven.test.skip=true
+check jmh-run java -jar exporter/src/bench/jmh/target/benchmarks.jar -f 1 -wi 0 -i 1 -r 200ms -prof gc
+grep -E '^(Benchmark|[A-Z][A-Za-z]+Bench\.[a-zA-Z]+ )' /tmp/headroom-bench-jmh-run.log | grep -v ':·' | head -20
+echo "bench: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
