@@ -83,7 +83,7 @@ public final class Sampler {
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock) {
     this.settings = settings;
     this.wallClock = wallClock;
-    this.net = new NetInterfaceReader(settings.sysfs());
+    this.net = new NetInterfaceReader(settings.sysfs(), nanoClock);
     this.cpu = cpu;
     this.nanoClock = nanoClock;
     this.datapathCpu = new DatapathCpuReader(

@@ -216,6 +216,22 @@ class SamplerFixtureTest {
     assertEquals(140_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
   }
 
+  @Test
+  void slowChangingAttributesAreReReadAfterTenSecondsOrANewIfindex() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    assertEquals(1280, s.sample().tunnel().mtu());
+    t.write(t.netFile("wt0", "mtu"), "1420\n");
+    clock.advanceSeconds(1);
+    assertEquals(1280, s.sample().tunnel().mtu(), "cached for a while: mtu is not read every second");
+    clock.advanceSeconds(10);
+    assertEquals(1420, s.sample().tunnel().mtu());
+    t.recreateInterface("wt0", 77);
+    t.write(t.netFile("wt0", "mtu"), "8920\n");
+    clock.advanceSeconds(1);
+    assertEquals(8920, s.sample().tunnel().mtu(), "a new interface is read afresh");
+  }
+
   private static void bumpProcess(FixtureTree t, int pid, long utime, long stime) {
     Path stat = t.proc().resolve(pid + "/stat");
     String s = t.read(stat);
