@@ -23,7 +23,7 @@ KEYS = {
     "HeadroomTunnelDown": ("instance",),
     "HeadroomExporterAbsent": ("instance",),
 }
-SETTLE_EVALS = 2     # evaluations per group before alerts are read: the first may see no records yet
+SETTLE_EVALS = 3     # peer rules -> Network rules -> Network alerts: up to three rounds until records reach alerts
 SAMPLE_EVALS = 8     # evaluations per group whose duration is measured
 
 
