@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
 
+  /** How soon after the baseline the first rate is taken. */
+  private static final long FIRST_RATE_AFTER_NANOS = 250_000_000L;
   /** The profile file is re-read when it changes, checked this often. */
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
@@ -76,12 +78,16 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * Takes the first sample at once (the baseline), then one per interval. NetBird's status, when asked
+   * Takes the first sample at once (the baseline), the second soon after, then one per interval. NetBird's status, when asked
    * for, is read on a second thread: the CLI can take seconds to answer, which the sampler must not wait on.
    */
   public static Daemon start(Config config) {
     Daemon d = new Daemon(config);
-    d.thread.scheduleAtFixedRate(d::tick, 0, config.sampleInterval().toNanos(), TimeUnit.NANOSECONDS);
+    // The baseline at once and the first rate a quarter second later, so a new daemon is ready (has rates)
+    // well within two seconds of start; from then on one sample per interval.
+    long interval = config.sampleInterval().toNanos();
+    d.thread.execute(d::tick);
+    d.thread.scheduleAtFixedRate(d::tick, Math.min(interval, FIRST_RATE_AFTER_NANOS), interval, TimeUnit.NANOSECONDS);
     if (d.netbirdReader != null) {
       d.netbirdThread.scheduleWithFixedDelay(d::readNetbird, 0, config.netbirdInterval().toNanos(), TimeUnit.NANOSECONDS);
     }
