@@ -16,7 +16,7 @@ need_build_tools || { echo "browser: 0 passed, 1 failed (no JDK/Maven)"; exit 1;
 jar="${HEADROOM_JAR:-exporter/target/headroom.jar}"
 if [ ! -f "$jar" ] || [ -n "$(find exporter/src/main -newer "$jar" -type f | head -1)" ]; then
   echo "browser: building $jar"
-  mvn -B -q -ntp -pl exporter -am package -DskipTests >/tmp/headroom-browser-build.log 2>&1 || {
+  mvn -B -q -ntp -pl exporter -am package -Dmaven.test.skip=true >/tmp/headroom-browser-build.log 2>&1 || {
     tail -20 /tmp/headroom-browser-build.log; echo "browser: 0 passed, 1 failed (build failed)"; exit 1; }
 fi
 out=exporter/target/browser

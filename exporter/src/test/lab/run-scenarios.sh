@@ -66,7 +66,7 @@ rm -rf "$OUT"/pids/*.pid "$OUT/report.txt" "$OUT"/*.log "$OUT"/prometheus-*
 
 if [[ ! -f $JAR ]]; then
   echo "lab: building $JAR" >&2
-  (cd "$REPO" && mvn -q -B package -DskipTests) >"$OUT/build.log" 2>&1 || fail_all "build failed, see $OUT/build.log"
+  (cd "$REPO" && mvn -q -B package -Dmaven.test.skip=true) >"$OUT/build.log" 2>&1 || fail_all "build failed, see $OUT/build.log"
   [[ -f $JAR ]] || fail_all "build did not produce $JAR"
 fi
 
