@@ -488,7 +488,8 @@ scrape_configs:
             dp = max((s.get("headroom_datapath_cpu_cores") or 0) for s in warmup + light) if light else 0
             disturbed = bool(light_bad) and bool(host) and max(host) >= 0.9 and dp < 0.25
             attempts.append(f"attempt {attempt}: {res['bps'] / 1e6:.1f} Mbit/s (headroom peak "
-                            f"{rate * 8 / 1e6:.1f} Mbit/s), verdicts not headroom: {light_bad or 'none'}, host CPU since iperf3 start "
+                            f"{rate * 8 / 1e6:.1f} Mbit/s), verdicts not headroom: {light_bad or 'none'}, "
+                            f"host CPU since iperf3 start "
                             f"{min(host, default=0):.0%}..{max(host, default=0):.0%} busy, datapath {dp:.2f} cores"
                             f"{' (CPU taken by other work: retried)' if disturbed and attempt == 1 else ''}")
             if not disturbed or attempt == 2:
