@@ -333,7 +333,8 @@ cmd_status() {
     nsx $NS_PEER wg show "$TUN" 2>/dev/null | sed 's/^/peer wg: /' || true
   fi
   if have_ns $NS_CLIENT && have_ns $NS_CLIENT2 && have_ns $NS_LAN; then
-    if ping_check; then echo "ping clients <-> LAN through $TUN: ok"; else echo "ping clients <-> LAN through $TUN: FAILED"; rc=1; fi
+    if ping_check; then echo "ping clients <-> LAN through $TUN: ok"
+    else echo "ping clients <-> LAN through $TUN: FAILED"; rc=1; fi
   fi
   return $rc
 }

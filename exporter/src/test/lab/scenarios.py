@@ -807,7 +807,8 @@ scrape_configs:
             good = (took is not None and len(ws) >= 4 and min(active) >= 1 and 0.75 <= ratio <= 1.25
                     and min(share) > 0.9 and tops == [want])
             ok &= good
-            tracked.append(f"{label} {took:.1f} s" if took is not None else f"{label} not in {CENSUS_TRACK_TIMEOUT:.0f} s")
+            tracked.append(f"{label} {took:.1f} s" if took is not None
+                           else f"{label} not in {CENSUS_TRACK_TIMEOUT:.0f} s")
             phases.append(
                 f"{label} ({want}): {'ok' if good else 'FAILED'}, iperf3 {res['bps'] / 1e6:.0f} Mbit/s; "
                 f"top talker {'followed' if took is not None else 'NOT followed'}"
