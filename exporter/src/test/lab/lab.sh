@@ -1,40 +1,52 @@
 #!/usr/bin/env bash
-# A routing peer on one machine: three network namespaces and a wireguard-go tunnel.
+# A routing peer on one machine: four network namespaces and two wireguard-go tunnels.
 #
 #   hr-client  ul0 10.199.1.1/24 ---- ul0 10.199.1.2/24  hr-peer  lan0 10.199.3.1/24 ---- lan0 10.199.3.2/24  hr-lan
 #              wtc0 10.199.2.2/24 ==== wt0 10.199.2.1/24 (WireGuard over the ul0 veth pair, MTU 1280)
+#   hr-client2 ul0 10.199.4.1/24 ---- ul1 10.199.4.2/24  hr-peer
+#              wtc1 10.199.2.3/24 ==== wt0 (a second WireGuard peer of the same wt0, over the ul1 veth pair)
 #
-# The client reaches the LAN subnet through the tunnel; the peer forwards between wt0 and lan0, like a
+# The clients reach the LAN subnet through their tunnels; the peer forwards between wt0 and lan0, like a
 # NetBird routing peer. The LAN host runs iperf3 servers on ports 5201..5204. Download (LAN -> client)
-# leaves the peer through wt0 (tunnel TX) and then through the peer's ul0 (underlay transmit).
+# leaves the peer through wt0 (tunnel TX) and then through the peer's ul0 (underlay transmit). The second
+# client exists for the tunnel census (two tunnels on wt0) and stays idle unless a scenario drives it; its
+# underlay is the peer's ul1, so its traffic never shows in the peer's ul0 counters.
 #
-# Usage (root): lab.sh up | down | status
+# Usage (root): lab.sh up | down | status | restart-peer-tunnel
 # Env: HR_LAB_STATE (state dir, default /run/headroom-lab), HR_LAB_TUN (peer tunnel, default wt0),
-#      HR_LAB_CLIENT_TUN (client tunnel, default wtc0), HR_LAB_IPERF_PORTS (default "5201 5202 5203 5204").
+#      HR_LAB_CLIENT_TUN (client tunnel, default wtc0), HR_LAB_CLIENT2_TUN (second client, default wtc1),
+#      HR_LAB_IPERF_PORTS (default "5201 5202 5203 5204").
 #
-# wireguard-go keeps its UAPI socket at /var/run/wireguard/<iface>.sock, which is not per namespace, so the two
+# wireguard-go keeps its UAPI socket at /var/run/wireguard/<iface>.sock, which is not per namespace, so the three
 # tunnels must have different names. Every process the lab starts runs in one of its namespaces and its PID is
 # recorded in the state dir; `down` ends those PIDs and any other PID still inside the lab's namespaces, then
 # deletes the namespaces (which takes the veths and their tc qdiscs along) and the stale UAPI sockets.
 set -euo pipefail
 
 NS_CLIENT=hr-client
+NS_CLIENT2=hr-client2
 NS_PEER=hr-peer
 NS_LAN=hr-lan
+NAMESPACES="$NS_CLIENT $NS_CLIENT2 $NS_PEER $NS_LAN"
 STATE=${HR_LAB_STATE:-/run/headroom-lab}
 TUN=${HR_LAB_TUN:-wt0}
 CTUN=${HR_LAB_CLIENT_TUN:-wtc0}
+CTUN2=${HR_LAB_CLIENT2_TUN:-wtc1}
 IPERF_PORTS=${HR_LAB_IPERF_PORTS:-"5201 5202 5203 5204"}
 MTU=1280
 WG_PORT=51820
 # Both sides know each other's endpoint (as NetBird peers do), so a recreated peer tunnel handshakes at once
 # instead of waiting for the client's rekey timeout.
 CLIENT_WG_PORT=51821
+CLIENT2_WG_PORT=51822
 
 CLIENT_UL=10.199.1.1
 PEER_UL=10.199.1.2
 PEER_TUN=10.199.2.1
 CLIENT_TUN=10.199.2.2
+CLIENT2_TUN=10.199.2.3
+CLIENT2_UL=10.199.4.1
+PEER_UL2=10.199.4.2
 PEER_LAN=10.199.3.1
 LAN_HOST=10.199.3.2
 LAN_NET=10.199.3.0/24
@@ -126,7 +138,9 @@ start_wg() {
 configure_peer_tun() {
   nsx $NS_PEER wg set "$TUN" listen-port $WG_PORT private-key "$STATE/peer.key" \
     peer "$(cat "$STATE/client.pub")" allowed-ips "$CLIENT_TUN/32" \
-    endpoint "$CLIENT_UL:$CLIENT_WG_PORT" persistent-keepalive 5
+    endpoint "$CLIENT_UL:$CLIENT_WG_PORT" persistent-keepalive 5 \
+    peer "$(cat "$STATE/client2.pub")" allowed-ips "$CLIENT2_TUN/32" \
+    endpoint "$CLIENT2_UL:$CLIENT2_WG_PORT" persistent-keepalive 5
   nsx $NS_PEER ip link set "$TUN" mtu $MTU
   nsx $NS_PEER ip addr replace "$PEER_TUN/24" dev "$TUN"
   nsx $NS_PEER ip link set "$TUN" up
@@ -140,6 +154,16 @@ configure_client_tun() {
   nsx $NS_CLIENT ip addr replace "$CLIENT_TUN/24" dev "$CTUN"
   nsx $NS_CLIENT ip link set "$CTUN" up
   nsx $NS_CLIENT ip route replace "$LAN_NET" dev "$CTUN"
+}
+
+configure_client2_tun() {
+  nsx $NS_CLIENT2 wg set "$CTUN2" listen-port $CLIENT2_WG_PORT private-key "$STATE/client2.key" \
+    peer "$(cat "$STATE/peer.pub")" allowed-ips "$PEER_TUN/32,$LAN_NET" \
+    endpoint "$PEER_UL2:$WG_PORT" persistent-keepalive 5
+  nsx $NS_CLIENT2 ip link set "$CTUN2" mtu $MTU
+  nsx $NS_CLIENT2 ip addr replace "$CLIENT2_TUN/24" dev "$CTUN2"
+  nsx $NS_CLIENT2 ip link set "$CTUN2" up
+  nsx $NS_CLIENT2 ip route replace "$LAN_NET" dev "$CTUN2"
 }
 
 # One ICMP echo from namespace $1 to $2 within $3 seconds. Uses ping(8) when installed (iputils-ping is not
@@ -159,12 +183,17 @@ ping_check() {
   ping1 $NS_CLIENT "$PEER_TUN" 2 || return 1
   ping1 $NS_CLIENT "$LAN_HOST" 2 || return 1
   ping1 $NS_LAN "$CLIENT_TUN" 2 || return 1
+  ping1 $NS_CLIENT2 "$PEER_UL2" 1 || return 1
+  ping1 $NS_CLIENT2 "$LAN_HOST" 2 || return 1
+  ping1 $NS_LAN "$CLIENT2_TUN" 2 || return 1
 }
 
 healthy() {
-  have_ns $NS_CLIENT && have_ns $NS_PEER && have_ns $NS_LAN || return 1
+  local ns
+  for ns in $NAMESPACES; do have_ns $ns || return 1; done
   alive "$(cat "$STATE/wg-peer.pid" 2>/dev/null)" || return 1
   alive "$(cat "$STATE/wg-client.pid" 2>/dev/null)" || return 1
+  alive "$(cat "$STATE/wg-client2.pid" 2>/dev/null)" || return 1
   local p
   for p in $IPERF_PORTS; do alive "$(cat "$STATE/iperf3-$p.pid" 2>/dev/null)" || return 1; done
   ping_check
@@ -182,7 +211,7 @@ cmd_up() {
   chmod 700 "$STATE"
 
   log "namespaces"
-  for ns in $NS_CLIENT $NS_PEER $NS_LAN; do
+  for ns in $NAMESPACES; do
     ip netns add $ns
     nsx $ns ip link set lo up
   done
@@ -190,6 +219,11 @@ cmd_up() {
   log "veth pairs (created directly inside the namespaces: nothing appears in the host namespace)"
   ip link add ul0 netns $NS_CLIENT type veth peer name ul0 netns $NS_PEER
   ip link add lan0 netns $NS_PEER type veth peer name lan0 netns $NS_LAN
+  ip link add ul0 netns $NS_CLIENT2 type veth peer name ul1 netns $NS_PEER
+  nsx $NS_CLIENT2 ip addr add "$CLIENT2_UL/24" dev ul0
+  nsx $NS_PEER ip addr add "$PEER_UL2/24" dev ul1
+  nsx $NS_CLIENT2 ip link set ul0 up
+  nsx $NS_PEER ip link set ul1 up
   nsx $NS_CLIENT ip addr add "$CLIENT_UL/24" dev ul0
   nsx $NS_PEER ip addr add "$PEER_UL/24" dev ul0
   nsx $NS_PEER ip addr add "$PEER_LAN/24" dev lan0
@@ -204,15 +238,19 @@ cmd_up() {
   log "keys"
   (umask 077
     wg genkey >"$STATE/peer.key"
-    wg genkey >"$STATE/client.key")
+    wg genkey >"$STATE/client.key"
+    wg genkey >"$STATE/client2.key")
   wg pubkey <"$STATE/peer.key" >"$STATE/peer.pub"
   wg pubkey <"$STATE/client.key" >"$STATE/client.pub"
+  wg pubkey <"$STATE/client2.key" >"$STATE/client2.pub"
 
-  log "wireguard-go: $TUN in $NS_PEER, $CTUN in $NS_CLIENT (MTU $MTU)"
+  log "wireguard-go: $TUN in $NS_PEER, $CTUN in $NS_CLIENT, $CTUN2 in $NS_CLIENT2 (MTU $MTU)"
   start_wg peer $NS_PEER "$TUN"
   configure_peer_tun
   start_wg client $NS_CLIENT "$CTUN"
   configure_client_tun
+  start_wg client2 $NS_CLIENT2 "$CTUN2"
+  configure_client2_tun
 
   log "iperf3 servers on $LAN_HOST ports $IPERF_PORTS"
   for p in $IPERF_PORTS; do
@@ -223,12 +261,12 @@ cmd_up() {
   done
 
   log "ping through the tunnel"
-  wait_for 10 ping_check || die "no ping through the tunnel (client -> $PEER_TUN / $LAN_HOST)"
-  log "up: client $CLIENT_TUN -> LAN $LAN_HOST through $TUN; state in $STATE"
+  wait_for 10 ping_check || die "no ping through the tunnels (clients -> $PEER_TUN / $LAN_HOST)"
+  log "up: clients $CLIENT_TUN and $CLIENT2_TUN -> LAN $LAN_HOST through $TUN; state in $STATE"
 }
 
 # Recreates the peer's tunnel as a NetBird restart would: a new wireguard-go, a new interface (new ifindex,
-# counters from 0), same keys and addresses. The client keeps its tunnel and reconnects on its own.
+# counters from 0), same keys and addresses. The clients keep their tunnels and reconnect on their own.
 cmd_restart_peer_tun() {
   need_root
   have_ns $NS_PEER || die "lab is not up"
@@ -238,6 +276,7 @@ cmd_restart_peer_tun() {
   start_wg peer $NS_PEER "$TUN"
   configure_peer_tun
   wait_for 15 ping1 $NS_CLIENT "$LAN_HOST" 1 || die "no ping after restarting $TUN"
+  wait_for 15 ping1 $NS_CLIENT2 "$LAN_HOST" 1 || die "no ping from the second client after restarting $TUN"
 }
 
 cmd_down() {
@@ -253,16 +292,17 @@ cmd_down() {
       rm -f "$f"
     done
   fi
-  for ns in $NS_CLIENT $NS_PEER $NS_LAN; do
+  for ns in $NAMESPACES; do
     have_ns $ns || continue
     for pid in $(ip netns pids $ns 2>/dev/null); do stop_pid "$pid"; done
     # Explicit, though deleting the namespace removes the veths and their qdiscs anyway.
     ip netns exec $ns tc qdisc del dev ul0 root 2>/dev/null || true
     ip netns exec $ns tc qdisc del dev lan0 root 2>/dev/null || true
+    ip netns exec $ns tc qdisc del dev ul1 root 2>/dev/null || true
     ip netns del $ns 2>/dev/null || log "warning: could not delete namespace $ns"
   done
   # A killed wireguard-go leaves its socket behind; a live one elsewhere would still answer wg.
-  for f in "$WG_SOCK_DIR/$TUN.sock" "$WG_SOCK_DIR/$CTUN.sock"; do
+  for f in "$WG_SOCK_DIR/$TUN.sock" "$WG_SOCK_DIR/$CTUN.sock" "$WG_SOCK_DIR/$CTUN2.sock"; do
     [[ -e $f ]] || continue
     if wg show "$(basename "$f" .sock)" >/dev/null 2>&1; then
       log "warning: $f belongs to a live tunnel outside the lab; left alone"
@@ -275,7 +315,7 @@ cmd_down() {
 
 cmd_status() {
   local rc=0 ns f
-  for ns in $NS_CLIENT $NS_PEER $NS_LAN; do
+  for ns in $NAMESPACES; do
     if have_ns $ns; then echo "namespace $ns: present"; else echo "namespace $ns: absent"; rc=1; fi
   done
   if [[ -d $STATE ]]; then
@@ -292,8 +332,9 @@ cmd_status() {
     nsx $NS_PEER tc qdisc show dev ul0 2>/dev/null | sed 's/^/peer ul0 qdisc: /'
     nsx $NS_PEER wg show "$TUN" 2>/dev/null | sed 's/^/peer wg: /' || true
   fi
-  if have_ns $NS_CLIENT && have_ns $NS_LAN; then
-    if ping_check; then echo "ping client -> LAN through $TUN: ok"; else echo "ping client -> LAN through $TUN: FAILED"; rc=1; fi
+  if have_ns $NS_CLIENT && have_ns $NS_CLIENT2 && have_ns $NS_LAN; then
+    if ping_check; then echo "ping clients <-> LAN through $TUN: ok"
+    else echo "ping clients <-> LAN through $TUN: FAILED"; rc=1; fi
   fi
   return $rc
 }
