@@ -30,6 +30,8 @@ import java.util.Map;
 public final class Classifier {
   /** A NIC at or above this line rate has no bigger sibling to move to: scale out instead (100 Gbps). */
   public static final double LARGEST_NIC_BYTES_PER_SECOND = Units.bytesPerSecond(100);
+  /** Datapath CPU below which a pegged core cannot be the tunnel's own (it would use most of that core). */
+  static final double SINGLE_TUNNEL_MIN_DATAPATH_CORES = 0.5;
   /** Underlay MTU from which the underlay is taken as jumbo-capable. */
   public static final int JUMBO_UNDERLAY_MTU = 9000;
 
@@ -152,6 +154,11 @@ public final class Classifier {
     double others = o.meanBusyOfOthers();
     if (Double.isNaN(hot) || Double.isNaN(others) || hot < coreThreshold || others >= t.othersIdle()
         || util >= t.cpuEnter()) {
+      return false;
+    }
+    // The full core must be the datapath's: a core pegged by other work beside a light tunnel is not a
+    // tunnel at its limit. When the datapath's CPU is known it must come to about half a core or more.
+    if (!Double.isNaN(o.datapathCpuCores()) && o.datapathCpuCores() < SINGLE_TUNNEL_MIN_DATAPATH_CORES) {
       return false;
     }
     double rate = o.throughput(d);

@@ -185,7 +185,7 @@ public final class Sampler {
 
     // Census of every tunnel: less often than the rest, since a peer can hold thousands of them.
     if (!settings.censusInterval().isZero()
-        && (censusAt == 0 || start - censusAt >= settings.censusInterval().toNanos() || restarted)) {
+        && (censusAt == 0 || start - censusAt >= censusDueNanos() || restarted)) {
       censusAt = start;
       if (datapath == Datapath.ABSENT) {
         lastCensus = null;
@@ -255,6 +255,14 @@ public final class Sampler {
         lastCores, perGb,
         datapath, datapathMillisTotal / 1000.0, datapathCores, allowedCpus, allowedBusy, datapathDescription,
         lastCensus, lastCensusTotals, health);
+  }
+
+  /**
+   * A census is due when its interval has nearly passed: samples start with some jitter, and without the
+   * slack a census every interval would skip every few samples when both intervals are equal.
+   */
+  private long censusDueNanos() {
+    return settings.censusInterval().toNanos() - settings.interval().toNanos() / 2;
   }
 
   /** Mean busy of the online cores among {@code ids}; NaN when none of them is online. */

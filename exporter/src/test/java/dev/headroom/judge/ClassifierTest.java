@@ -334,4 +334,16 @@ class ClassifierTest {
     assertEquals(Verdict.LINK_BOUND, j.of(DOWNLOAD).verdict());
     assertFalse(j.adviceSet().contains(Advice.ENABLE_KERNEL_WIREGUARD), j.advice().toString());
   }
+
+  @Test
+  void aCorePeggedByOtherWorkBesideALightTunnelIsNotSingleTunnelBound() {
+    Observation o = Observation.builder(Datapath.USERSPACE, 2).underlayMtu(1500).lineRate(bytesPerSecond(1))
+        .underlayUtilization(0.01, 0.0).throughput(0.0125 * GBPS, 0.0002 * GBPS).coreBusy(1.0, 0.2)
+        .datapathCpuCores(0.06).hottestTunnel(0.0125 * GBPS, 0.0002 * GBPS).build();
+    assertEquals(Verdict.HEADROOM, feed(classifier(), o, 5).of(DOWNLOAD).verdict());
+    Observation tunnel = Observation.builder(Datapath.USERSPACE, 2).underlayMtu(1500).lineRate(bytesPerSecond(1))
+        .underlayUtilization(0.3, 0.0).throughput(0.3 * GBPS, 0.005 * GBPS).coreBusy(1.0, 0.2)
+        .datapathCpuCores(0.95).hottestTunnel(0.3 * GBPS, 0.005 * GBPS).build();
+    assertEquals(Verdict.SINGLE_TUNNEL_BOUND, feed(classifier(), tunnel, 5).of(DOWNLOAD).verdict());
+  }
 }
