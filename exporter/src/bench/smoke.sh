@@ -15,8 +15,7 @@ check() { # check NAME COMMAND...
 }
 check compare bash exporter/src/bench/compare.sh --smoke
 grep -E '^\|' /tmp/headroom-bench-compare.log | head -12
-check jmh-build mvn -q -B -ntp -Pjmh package -Dmaven.test.skip=true
-check jmh-run java -jar exporter/src/bench/jmh/target/benchmarks.jar -f 1 -wi 0 -i 1 -r 200ms -prof gc
+check jmh-run bash exporter/src/bench/jmh.sh -f 1 -wi 0 -i 1 -r 200ms -prof gc
 grep -E '^(Benchmark|[A-Z][A-Za-z]+Bench\.[a-zA-Z]+ )' /tmp/headroom-bench-jmh-run.log | grep -v ':·' | head -20
 echo "bench: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

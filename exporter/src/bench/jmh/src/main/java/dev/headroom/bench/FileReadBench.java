@@ -27,14 +27,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * and the missing or refusing files every sample meets (a TUN-less interface's {@code tun_flags}, the
  * {@code speed} of {@code lo}, which fails with EINVAL). Real files of this machine's {@code lo}.
  *
- * <p>Usage: {@code java -jar exporter/src/bench/jmh/target/benchmarks.jar FileReadBench -prof gc}
+ * <p>Usage: {@code exporter/src/bench/jmh.sh FileReadBench -prof gc}
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {
-    "-XX:+UseSerialGC", "-Xms16m", "-Xmx48m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
-    "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:+UseCompressedOops", "-Xshare:auto"})
+// The service's JVM flags come from the command line (-jvmArgsAppend, see exporter/src/bench/jmh.sh), read
+// from the packaged launcher, so the benchmarks and the service never drift apart.
+@Fork(1)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class FileReadBench {

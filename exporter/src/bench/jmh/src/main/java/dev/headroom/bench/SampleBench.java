@@ -39,14 +39,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * over this machine's real /sys and /proc (OSHI for CPU, {@code lo} as the tunnel), plus the pure parsers.
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per sample.
  *
- * <p>Usage: {@code java -jar exporter/src/bench/jmh/target/benchmarks.jar SampleBench -prof gc}
+ * <p>Usage: {@code exporter/src/bench/jmh.sh SampleBench -prof gc}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {
-    "-XX:+UseSerialGC", "-Xms16m", "-Xmx48m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
-    "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:+UseCompressedOops", "-Xshare:auto"})
+// The service's JVM flags come from the command line (-jvmArgsAppend, see exporter/src/bench/jmh.sh), read
+// from the packaged launcher, so the benchmarks and the service never drift apart.
+@Fork(1)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class SampleBench {

@@ -43,14 +43,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * JVM metrics) written through {@link PrometheusTextFormatWriter}, over a sample of the kernel fixture peer
  * after one second of traffic. The HTTP layer is not in here; compare.sh measures that whole.
  *
- * <p>Usage: {@code java -jar exporter/src/bench/jmh/target/benchmarks.jar ScrapeBench -prof gc}
+ * <p>Usage: {@code exporter/src/bench/jmh.sh ScrapeBench -prof gc}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {
-    "-XX:+UseSerialGC", "-Xms16m", "-Xmx48m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
-    "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:+UseCompressedOops", "-Xshare:auto"})
+// The service's JVM flags come from the command line (-jvmArgsAppend, see exporter/src/bench/jmh.sh), read
+// from the packaged launcher, so the benchmarks and the service never drift apart.
+@Fork(1)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class ScrapeBench {
