@@ -15,7 +15,8 @@ import java.util.Optional;
  * fdinfo is unreadable (an unprivileged exporter may not read root's), the first process whose name is in
  * the configured list. Kernel: the {@code napi/<iface>-N} threads and the kworkers last seen running
  * {@code wg-crypt-<iface>}; the sampler adds softirq time from the CPU reading. Discovery scans all of
- * {@code /proc}, so it runs only when nothing is known, a known PID vanished, or every rediscovery period.
+ * {@code /proc}, so it runs only when nothing is known, a known PID vanished, the tunnel was recreated, or
+ * (kernel threads, or no process found yet) every rediscovery period.
  *
  * <p>Usage: {@code DatapathCpu cpu = reader.read(Datapath.USERSPACE, nowNanos);}
  */
@@ -61,7 +62,10 @@ public final class DatapathCpuReader {
       discoveredFor = null;
       return new DatapathCpu(0, List.of(), "no tunnel", new java.util.TreeSet<>());
     }
-    boolean stale = discoveredFor != datapath || nowNanos - discoveredAt >= rediscoverNanos;
+    // A found userspace process is kept until it exits or the tunnel is recreated; kernel workers change
+    // names as they pick up work, and a process not found yet may start, so those are looked for again.
+    boolean periodic = datapath == Datapath.KERNEL || pids.isEmpty();
+    boolean stale = discoveredFor != datapath || (periodic && nowNanos - discoveredAt >= rediscoverNanos);
     if (!stale) {
       Optional<Long> ms = sum(pids);
       if (ms.isPresent()) {
