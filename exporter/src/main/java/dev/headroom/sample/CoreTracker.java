@@ -27,23 +27,20 @@ public final class CoreTracker {
     for (CpuTimes t : reading.cores()) {
       seen.add(t.cpu());
       CpuTimes p = prev.get(t.cpu());
-      double busy = 0;
-      if (p != null && t.total() >= p.total() && t.notBusy() >= p.notBusy()) {
-        long total = t.total() - p.total();
-        long notBusy = t.notBusy() - p.notBusy();
-        busy = total > 0 ? Math.min(1, Math.max(0, (total - notBusy) / (double) total)) : 0;
+      Core core = Core.between(p, t);
+      if (core.hasShares()) {
         dUser += (t.user() - p.user()) + (t.nice() - p.nice());
         dSystem += t.system() - p.system();
         dSoftirq += t.softirq() - p.softirq();
-        dTotal += total;
+        dTotal += t.total() - p.total();
       }
       prev.put(t.cpu(), t);
-      last.put(t.cpu(), new Core(t.cpu(), true, t, busy));
+      last.put(t.cpu(), core);
     }
     for (Integer id : new ArrayList<>(last.keySet())) {
       if (!seen.contains(id) || !reading.online().contains(id)) {
         prev.remove(id);
-        last.put(id, new Core(id, false, null, 0));
+        last.put(id, Core.offline(id));
       }
     }
     return List.copyOf(last.values());

@@ -1,16 +1,13 @@
 package dev.headroom.serve;
 
 import dev.headroom.json.JsonWriter;
-import dev.headroom.read.CpuTimes;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -33,7 +30,6 @@ public final class History implements Consumer<Published> {
   private final Duration interval;
   // Sampling thread only.
   private final ArrayDeque<Point> ring;
-  private final Map<Integer, CpuTimes> previous = new HashMap<>();
   // Written by the sampling thread, read by handlers.
   private volatile List<Point> snapshot = List.of();
 
@@ -98,33 +94,13 @@ public final class History implements Consumer<Published> {
     snapshot = List.copyOf(ring);
   }
 
-  private CoreShare share(Core c) {
-    if (!c.online() || c.times() == null) {
-      previous.remove(c.cpu());
+  /** The sampler already split each core's interval by mode; a core without an interval is unknown here. */
+  private static CoreShare share(Core c) {
+    if (!c.online()) {
       return CoreShare.offline(c.cpu());
     }
-    CpuTimes now = c.times();
-    CpuTimes before = previous.put(c.cpu(), now);
-    return shares(c.cpu(), before, now);
-  }
-
-  /** Mode shares of the interval between two readings of one core; NaN when there is no usable interval. */
-  static CoreShare shares(int cpu, CpuTimes before, CpuTimes now) {
-    long total = before == null ? 0 : now.total() - before.total();
-    if (before == null || total <= 0 || now.notBusy() < before.notBusy()) {
-      return new CoreShare(cpu, true, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-    }
-    double t = total;
-    double user = clamp((now.user() - before.user() + now.nice() - before.nice()) / t);
-    double system = clamp((now.system() - before.system() + now.irq() - before.irq()) / t);
-    double softirq = clamp((now.softirq() - before.softirq()) / t);
-    double steal = clamp((now.steal() - before.steal()) / t);
-    double busy = clamp((total - (now.notBusy() - before.notBusy())) / t);
-    return new CoreShare(cpu, true, busy, user, system, softirq, steal);
-  }
-
-  private static double clamp(double v) {
-    return Math.min(1, Math.max(0, v));
+    return new CoreShare(c.cpu(), true, c.hasShares() ? c.busy() : Double.NaN, c.user(), c.system(),
+        c.softirq(), c.steal());
   }
 
   /** The ring, oldest first, as an immutable list; safe from any thread. */

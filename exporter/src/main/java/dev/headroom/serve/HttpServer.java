@@ -44,11 +44,11 @@ public final class HttpServer implements AutoCloseable {
         Readiness.State r = readiness.check(state.get(), System.nanoTime());
         ctx.status(r.ready() ? 200 : 503).contentType("text/plain").result(r.reason() + "\n");
       });
-      config.routes.get("/api/v1/status", ctx -> json(ctx, status(state.get(), info, readiness, history)));
+      config.routes.get("/api/v1/status", ctx -> json(ctx, status(state.get(), info, readiness)));
       config.routes.get("/api/v1/history", ctx -> json(ctx, history.json(LiveAssets.after(ctx.queryParam("after")))));
       config.routes.get("/", ctx -> {
         Published p = state.get();
-        LiveAssets.page(ctx).result(LandingPage.render(p, info, telemetryPath, readiness.check(p, System.nanoTime()), history));
+        LiveAssets.page(ctx).result(LandingPage.render(p, info, telemetryPath, readiness.check(p, System.nanoTime())));
       });
       LiveAssets.routes(config);
       customize.accept(config);
@@ -57,8 +57,8 @@ public final class HttpServer implements AutoCloseable {
     return new HttpServer(app);
   }
 
-  private static String status(Published p, HeadroomCollector.ExporterInfo info, Readiness readiness, History history) {
-    return StatusJson.render(p, info, readiness.check(p, System.nanoTime()), history);
+  private static String status(Published p, HeadroomCollector.ExporterInfo info, Readiness readiness) {
+    return StatusJson.render(p, info, readiness.check(p, System.nanoTime()));
   }
 
   private static void json(Context ctx, String body) {

@@ -17,17 +17,16 @@ import java.util.Locale;
  * elements (marked {@code data-k}) current from {@code /api/v1/status} and draws the charts from
  * {@code /api/v1/history}.
  *
- * <p>Usage: {@code String html = LandingPage.render(published, info, "/metrics", readiness, history);}
+ * <p>Usage: {@code String html = LandingPage.render(published, info, "/metrics", readiness);}
  */
 public final class LandingPage {
   private LandingPage() {}
 
   /**
    * @param ready   the readiness shown in the header (may be null)
-   * @param history for the cores' mode shares (may be null)
    */
   public static String render(Published p, HeadroomCollector.ExporterInfo info, String telemetryPath,
-      Readiness.State ready, History history) {
+      Readiness.State ready) {
     Sample s = p == null ? null : p.sample();
     Judgement j = p == null ? null : p.judgement();
     StringBuilder b = new StringBuilder(6144);
@@ -72,7 +71,7 @@ public final class LandingPage {
         .append("<p class=\"legend\"><i class=\"user\"></i>user <i class=\"system\"></i>system")
         .append(" <i class=\"softirq\"></i>softirq <i class=\"steal\"></i>steal</p>")
         .append("<div id=\"cores\" data-list=\"cores\">");
-    cores(b, s, history);
+    cores(b, s);
     b.append("</div></section>\n");
 
     b.append("<section><h2>In words</h2><pre data-k=\"words\">")
@@ -111,14 +110,12 @@ public final class LandingPage {
         .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p></article>\n");
   }
 
-  private static void cores(StringBuilder b, Sample s, History history) {
+  private static void cores(StringBuilder b, Sample s) {
     if (s == null) {
       b.append("<p>No sample yet.</p>");
       return;
     }
-    History.Point shares = history == null ? null : history.point(s.sequence());
     for (Core c : s.cores()) {
-      History.CoreShare sh = shares == null ? null : shares.core(c.cpu());
       // Spaces between the spans: a terminal browser shows "cpu0 12% busy", the grid ignores them.
       b.append("<div class=\"core\"><span class=\"name\">cpu").append(c.cpu()).append("</span> ")
           .append("<span class=\"strip\"></span> <span class=\"now\">");
@@ -126,8 +123,8 @@ public final class LandingPage {
         b.append("offline");
       } else {
         b.append(pct(c.busy())).append(" busy");
-        if (sh != null && !Double.isNaN(sh.busy())) {
-          b.append(", softirq ").append(pct(sh.softirq())).append(", steal ").append(pct(sh.steal()));
+        if (c.hasShares()) {
+          b.append(", softirq ").append(pct(c.softirq())).append(", steal ").append(pct(c.steal()));
         }
       }
       b.append("</span></div>");

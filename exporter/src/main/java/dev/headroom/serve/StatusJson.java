@@ -25,12 +25,6 @@ public final class StatusJson {
   private StatusJson() {}
 
   public static String render(Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready) {
-    return render(p, info, ready, null);
-  }
-
-  /** As above, with each core's mode shares of the last interval taken from {@code history} (may be null). */
-  public static String render(
-      Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready, History history) {
     JsonWriter w = new JsonWriter().object();
     w.field("version", info.version()).field("network", info.network()).field("site", info.site());
     w.name("ready").object().field("ready", ready.ready()).field("reason", ready.reason()).end();
@@ -68,7 +62,6 @@ public final class StatusJson {
     Core hot = s.hottestCore();
     w.field("hottest_busy", hot == null ? Double.NaN : hot.busy());
     w.field("saturated", s.saturatedCores(info.saturation()));
-    History.Point shares = history == null ? null : history.point(s.sequence());
     w.name("cores").array();
     for (Core c : s.cores()) {
       w.object().field("cpu", c.cpu()).field("online", c.online()).field("busy", c.busy());
@@ -78,12 +71,9 @@ public final class StatusJson {
         // Shares since boot would be meaningless here; per-interval mode shares are in the metrics.
         w.field("softirq_seconds", t.softirq() / 1000.0).field("steal_seconds", t.steal() / 1000.0);
         w.field("total_seconds", total / 1000.0);
-        History.CoreShare sh = shares == null ? null : shares.core(c.cpu());
-        if (sh != null) {
-          // Ratios of the last interval (user includes nice, system includes irq); they sum to busy.
-          w.field("user", sh.user()).field("system", sh.system()).field("softirq", sh.softirq())
-              .field("steal", sh.steal());
-        }
+        // Ratios of the last interval (user includes nice, system includes irq); they sum to busy.
+        w.field("user", c.user()).field("system", c.system()).field("softirq", c.softirq())
+            .field("steal", c.steal());
       }
       w.end();
     }

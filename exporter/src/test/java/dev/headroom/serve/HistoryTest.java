@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.headroom.json.JsonParser;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.sample.Core;
 import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
 import dev.headroom.testing.FakeClock;
@@ -127,8 +128,10 @@ class HistoryTest {
   void sharesOfReadingsThatWentBackwardsAreUnknown() {
     CpuTimes a = new CpuTimes(0, 100, 0, 100, 1000, 0, 0, 100, 0);
     CpuTimes b = new CpuTimes(0, 50, 0, 100, 900, 0, 0, 100, 0);
-    assertTrue(Double.isNaN(History.shares(0, a, b).busy()));
-    assertTrue(Double.isNaN(History.shares(0, null, a).busy()));
+    assertTrue(Double.isNaN(Core.between(a, b).softirq()));
+    assertFalse(Core.between(a, b).hasShares());
+    assertEquals(0.0, Core.between(a, b).busy(), "no negative or made-up busy from a backwards step");
+    assertTrue(Double.isNaN(Core.between(null, a).user()));
   }
 
   @Test
