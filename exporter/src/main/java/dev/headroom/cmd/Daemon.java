@@ -160,11 +160,6 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
-  /** Why the profile file is not used, or null when it is fine or absent. */
-  public String profileProblem() {
-    return profileProblem;
-  }
-
   /** The latest snapshot, or null before the first sample. */
   public Published published() {
     return published.get();

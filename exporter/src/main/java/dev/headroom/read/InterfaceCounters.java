@@ -24,7 +24,8 @@ public record InterfaceCounters(
     return new InterfaceCounters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
   }
 
-  long[] toArray() {
+  /** The counters in component order, the order of {@link #FILES} and of the sampler's field indexes. */
+  public long[] toArray() {
     return new long[] {rxBytes, txBytes, rxPackets, txPackets, rxErrors, txErrors, rxDropped, txDropped};
   }
 }

@@ -62,11 +62,6 @@ public final class Sysfs {
     }
   }
 
-  /** Reads a counter file that must exist. */
-  public static long readUnsigned(Path file) throws ReadException {
-    return parseUnsigned(read(file), file);
-  }
-
   /**
    * Reads a NIC's {@code speed} in Mbit/s. Virtual and many cloud NICs fail the read with EINVAL or
    * report -1 or 0: all of those mean "unknown", never an error.

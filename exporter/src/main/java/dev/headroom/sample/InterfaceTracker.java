@@ -47,7 +47,7 @@ public final class InterfaceTracker {
       prevNanos = nowNanos;
       return false;
     }
-    long[] cur = toArray(r.counters());
+    long[] cur = r.counters().toArray();
     if (!baseline && !sawGone) {
       setBaseline(r, cur, nowNanos);
       clearRates();
@@ -96,12 +96,6 @@ public final class InterfaceTracker {
     java.util.Arrays.fill(rates, 0);
     java.util.Arrays.fill(lastDelta, 0);
     lastIntervalSeconds = 0;
-  }
-
-  private static long[] toArray(InterfaceCounters c) {
-    return new long[] {
-      c.rxBytes(), c.txBytes(), c.rxPackets(), c.txPackets(), c.rxErrors(), c.txErrors(), c.rxDropped(), c.txDropped()
-    };
   }
 
   public double rate(int field) {

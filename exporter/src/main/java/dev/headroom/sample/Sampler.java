@@ -36,7 +36,8 @@ public final class Sampler {
   static final String CENSUS = "census";
   /** Below this many tunnel bytes in an interval, CPU per gigabyte is noise divided by noise. */
   static final long MIN_BYTES_FOR_CPU_PER_GB = 1_000_000;
-  private static final long ROUTE_RECHECK_NANOS = 10_000_000_000L;
+  /** The default route, and a datapath not found yet (or kernel workers), are looked for again this often. */
+  private static final long REDISCOVER_NANOS = 10_000_000_000L;
   private static final Logger log = LoggerFactory.getLogger(Sampler.class);
 
   private final SamplerSettings settings;
@@ -87,7 +88,7 @@ public final class Sampler {
     this.cpu = cpu;
     this.nanoClock = nanoClock;
     this.datapathCpu = new DatapathCpuReader(
-        settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), ROUTE_RECHECK_NANOS);
+        settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS);
     this.peakDown = new PeakWindow(settings.peakSamples());
     this.peakUp = new PeakWindow(settings.peakSamples());
     for (String s : List.of(TUNNEL, UNDERLAY, CPU, DATAPATH)) {
@@ -282,7 +283,7 @@ public final class Sampler {
     if (settings.underlayInterface().isPresent()) {
       return settings.underlayInterface().get();
     }
-    if (underlayName == null || now - underlayResolvedAt >= ROUTE_RECHECK_NANOS) {
+    if (underlayName == null || now - underlayResolvedAt >= REDISCOVER_NANOS) {
       Optional<String> found = DefaultRoute.find(settings.procfs())
           .filter(n -> !n.equals(settings.tunnelInterface()));
       String name = found.orElse(null);

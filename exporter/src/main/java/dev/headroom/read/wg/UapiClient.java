@@ -64,11 +64,6 @@ public final class UapiClient {
     return runDir.resolve("wireguard").resolve(iface + ".sock");
   }
 
-  /** True when the interface has a UAPI socket (a userspace datapath). */
-  public boolean hasSocket(String iface) {
-    return Files.exists(socketPath(iface));
-  }
-
   /** Reads and parses the interface's peers. */
   public List<TunnelPeer> peers(String iface) throws IOException {
     return UapiParser.parse(get(iface));

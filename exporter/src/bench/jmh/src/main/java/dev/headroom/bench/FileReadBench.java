@@ -1,14 +1,12 @@
 package dev.headroom.bench;
 
+import dev.headroom.read.CounterFileReader;
 import dev.headroom.read.ReadException;
 import dev.headroom.read.Sysfs;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -41,32 +39,18 @@ public class FileReadBench {
   private final Path counter = Path.of("/sys/class/net/lo/statistics/rx_bytes");
   private final Path missing = Path.of("/sys/class/net/lo/tun_flags");
   private final Path speed = Path.of("/sys/class/net/lo/speed");
-  private final ByteBuffer buf = ByteBuffer.allocate(64);
+  private final CounterFileReader counters = new CounterFileReader();
 
-  /** Today: Files.readString (sysfs says every file is 4096 bytes, so a 4 KiB array each time) + parse. */
+  /** The way counters were read first: Files.readString (sysfs says 4096 bytes: a 4 KiB array) + parse. */
   @Benchmark
-  public long counterReadString() throws ReadException {
-    return Sysfs.readUnsigned(counter);
+  public long counterReadString() throws IOException {
+    return Sysfs.parseUnsigned(Files.readString(counter), counter);
   }
 
-  /** The alternative: one reused 64-byte buffer, digits parsed from bytes, no String. */
+  /** The way the sampler reads them now: the product's reader, one reused 64-byte buffer, no String. */
   @Benchmark
-  public long counterReusedBuffer() throws IOException {
-    buf.clear();
-    try (FileChannel ch = FileChannel.open(counter, StandardOpenOption.READ)) {
-      while (buf.hasRemaining() && ch.read(buf) > 0) {
-        // a sysfs attribute arrives in one read; loop for safety
-      }
-    }
-    long v = 0;
-    for (int i = 0; i < buf.position(); i++) {
-      int d = buf.get(i) - '0';
-      if (d < 0 || d > 9) {
-        break;
-      }
-      v = v * 10 + d;
-    }
-    return v;
+  public long counterReusedBuffer() throws ReadException {
+    return counters.readUnsigned(counter);
   }
 
   /** Files.exists on a missing file: JDK 17 builds a NoSuchFileException inside. */
