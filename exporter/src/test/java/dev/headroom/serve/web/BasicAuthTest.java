@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +15,8 @@ class BasicAuthTest {
   static final long TTL = 60_000_000_000L;
   final AtomicLong now = new AtomicLong(1_000);
   final BasicAuth auth =
-      new BasicAuth(Map.of("prometheus", WebSecurityTest.SECRET_HASH, "ünï", WebSecurityTest.SECRET_HASH), TTL, now::get);
+      new BasicAuth(Map.of("prometheus", WebSecurityTest.SECRET_HASH, "ünï", WebSecurityTest.SECRET_HASH),
+          BasicAuth.Settings.DEFAULT.withCacheTtl(Duration.ofNanos(TTL)), now::get);
 
   static String header(String credentials) {
     return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(UTF_8));
