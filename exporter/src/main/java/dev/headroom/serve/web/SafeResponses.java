@@ -46,7 +46,8 @@ public final class SafeResponses {
     });
     // Javalin's own 404 (no route) would follow Accept and answer HTML.
     config.routes.error(404, "*", ctx -> {
-      if (!ctx.contentType().startsWith("text/plain")) {
+      String type = ctx.res().getContentType();
+      if (type == null || !type.startsWith("text/plain")) {
         plain(ctx, 404, "not found");
       }
     });

@@ -1,6 +1,7 @@
 package dev.headroom.serve.web;
 
 import dev.headroom.serve.RateLimitedLog;
+import io.javalin.config.JavalinConfig;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.io.Connection;
@@ -16,17 +17,23 @@ import org.slf4j.LoggerFactory;
  * with an empty reply), a connection cap past which new connections are closed as soon as they are
  * accepted, a backlog that absorbs a burst of connects, and the idle and request-head timeouts.
  *
- * <p>Usage, from {@link WebSecurity#apply}: {@code config.jetty.threadPool = ServerCapacity.threadPool(limits);}
- * then, on the connector it builds, {@code ServerCapacity.configure(connector, limits);}
+ * <p>Usage, from {@link WebSecurity#apply}: {@code ServerCapacity.apply(config, limits);} then, on the
+ * connector it builds, {@code ServerCapacity.configure(connector, limits);}
  *
  * <p>Why the numbers agree: HTTP/1.1 without pipelining has at most one request in flight per connection,
  * and Jetty's selector queues one task per readable connection. A queue of at least
  * {@code maxConnections} tasks therefore cannot overflow; the threads only decide how fast the queue
  * drains. Connections past the cap are refused at once rather than left in the kernel's backlog, where a
- * fresh scraper would wait behind them.
+ * fresh scraper would wait behind them. {@link ClientLimit} keeps one client from holding every thread.
  */
 final class ServerCapacity {
   private ServerCapacity() {}
+
+  /** The request pool and the per-client cap on {@code config}. */
+  static void apply(JavalinConfig config, WebSecurity.Limits limits) {
+    config.jetty.threadPool = threadPool(limits);
+    config.jetty.modifyServer(server -> server.setHandler(new ClientLimit(limits.maxRequestsPerClient())));
+  }
 
   /** The request pool: {@code maxThreads} threads (the selector takes one) and the bounded task queue. */
   static QueuedThreadPool threadPool(WebSecurity.Limits limits) {

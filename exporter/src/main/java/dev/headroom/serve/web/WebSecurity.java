@@ -56,6 +56,8 @@ public final class WebSecurity {
    * @param queueCapacity requests waiting for a thread; at least {@code maxConnections}, so it never overflows
    * @param maxConnections open connections; past it a new connection is closed as soon as it is accepted
    * @param acceptQueueSize the listen backlog: connects the kernel holds until Jetty accepts them
+   * @param maxRequestsPerClient requests one address may have in flight; fewer than the serving threads,
+   *     so one client never holds them all
    * @param authCacheTtl how long a bcrypt-verified password is remembered after its last use
    */
   public record Limits(
@@ -67,9 +69,10 @@ public final class WebSecurity {
       int queueCapacity,
       int maxConnections,
       int acceptQueueSize,
+      int maxRequestsPerClient,
       Duration authCacheTtl) {
     public static final Limits DEFAULT =
-        new Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8 * 1024, 64 * 1024, 6, 512, 256, 256,
+        new Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8 * 1024, 64 * 1024, 6, 512, 256, 256, 2,
             Duration.ofMinutes(5));
 
     public Limits {
@@ -79,6 +82,10 @@ public final class WebSecurity {
       }
       if (maxThreads < 3) {
         throw new IllegalArgumentException("maxThreads " + maxThreads + ": the selector takes one, at least two must serve");
+      }
+      if (maxRequestsPerClient < 1 || maxRequestsPerClient >= maxThreads - 1) {
+        throw new IllegalArgumentException("maxRequestsPerClient " + maxRequestsPerClient
+            + " must be at least 1 and below the " + (maxThreads - 1) + " serving threads");
       }
     }
   }
@@ -100,7 +107,7 @@ public final class WebSecurity {
   public static void apply(JavalinConfig config, WebConfig web, Limits limits) {
     SslContextFactory.Server ssl = web.tls().map(WebSecurity::sslContextFactory).orElse(null);
 
-    config.jetty.threadPool = ServerCapacity.threadPool(limits);
+    ServerCapacity.apply(config, limits);
     config.http.maxRequestSize = limits.maxRequestBodyBytes();
     config.jetty.modifyHttpConfiguration(
         http -> {

@@ -45,7 +45,7 @@ class WebSecurityTest {
    * closed well before it was closed by the deadline.
    */
   static final WebSecurity.Limits LIMITS =
-      new WebSecurity.Limits(Duration.ofSeconds(60), Duration.ofSeconds(1), 8 * 1024, 64 * 1024, 6, 128, 64, 64,
+      new WebSecurity.Limits(Duration.ofSeconds(60), Duration.ofSeconds(1), 8 * 1024, 64 * 1024, 6, 128, 64, 64, 2,
           Duration.ofMinutes(1));
   /** Generous bound for anything the server must do "soon"; well below the 60 s idle timeout. */
   static final long BOUND_SECONDS = 20;
