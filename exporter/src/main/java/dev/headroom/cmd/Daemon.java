@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import dev.headroom.serve.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+  /** A pass that fails fails again a second later: one line a minute, not one a sample. */
+  private final RateLimitedLog failures = new RateLimitedLog(log, java.time.Duration.ofMinutes(1), System::nanoTime);
 
   /** How soon after the baseline the first rate is taken. */
   private static final long FIRST_RATE_AFTER_NANOS = 250_000_000L;
@@ -121,7 +124,7 @@ public final class Daemon implements AutoCloseable {
       }
     } catch (RuntimeException | Error e) {
       // A bug in one pass must not end sampling; readiness turns false if it keeps happening.
-      log.error("sampling pass failed", e);
+      failures.error(e.getClass().getName(), "sampling pass failed", e);
     }
   }
 

@@ -5,12 +5,16 @@ import dev.headroom.serve.HeadroomCollector;
 import dev.headroom.serve.History;
 import dev.headroom.serve.HttpServer;
 import dev.headroom.serve.Readiness;
+import dev.headroom.serve.web.CertificateValidity;
 import dev.headroom.serve.web.WebConfig;
 import dev.headroom.serve.web.WebConfigException;
 import dev.headroom.serve.web.WebConfigParser;
 import dev.headroom.serve.web.WebSecurity;
+import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Instant;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +42,26 @@ public final class ServeCommand {
    * starts, naming the file, the key and the problem.
    */
   public static Running start(Config config) {
-    WebConfig web = config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
+    return start(config, webConfig(config));
+  }
+
+  /** The web config {@code config} names, parsed and checked; {@link WebConfig#NONE} when none. */
+  public static WebConfig webConfig(Config config) {
+    return config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
+  }
+
+  /** Starts sampling and serving with an already parsed web config. */
+  public static Running start(Config config, WebConfig web) {
+    return start(config, web, () -> {});
+  }
+
+  /**
+   * Starts sampling and serving; {@code beforeBind} runs once the sampler is up, just before the port is
+   * bound, so a reload can keep the old server answering until then.
+   */
+  static Running start(Config config, WebConfig web, Runnable beforeBind) {
+    Optional<CertificateValidity> certificate = web.tls().map(t -> CertificateValidity.read(t.certFile()));
+    certificate.ifPresent(c -> c.problems(Instant.now()).forEach(p -> log.warn("tls_server_config: {}", p)));
     Daemon daemon = Daemon.start(config);
     History history = new History(History.SPAN, config.sampleInterval());
     daemon.addListener(history);
@@ -47,8 +70,12 @@ public final class ServeCommand {
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
     registry.register(new HeadroomCollector(daemon::published, info));
     JvmMetrics.builder().register(registry);
+    certificate.ifPresent(c -> Gauge.builder().name("headroom_tls_certificate_expiry_timestamp_seconds")
+        .help("When the first certificate of the served TLS chain expires (its notAfter), Unix seconds")
+        .register(registry).set(c.expiry().getEpochSecond()));
     HttpServer server;
     try {
+      beforeBind.run();
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), registry,
           daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web));
     } catch (RuntimeException e) {

@@ -14,8 +14,9 @@ import org.slf4j.Logger;
  * log.warn("scrape", "scrape failed", e);}
  *
  * <p>The first occurrence of a key is logged at once; later ones within the interval are only counted, and
- * the first occurrence after the interval logs its message with how many were held back. Throwables are
- * logged as their {@code toString()} (class and message), without a stack trace. At most
+ * the first occurrence after the interval logs its message with how many were held back. A key's very
+ * first line carries the throwable's stack trace, for the bug report; later lines only its
+ * {@code toString()} (class and message). At most
  * {@link #MAX_KEYS} keys are tracked; beyond that, new keys share one.
  */
 public final class RateLimitedLog {
@@ -46,24 +47,27 @@ public final class RateLimitedLog {
 
   /** Logs at WARN, subject to the limit; returns whether a line was written. */
   public boolean warn(String key, String message, Throwable cause) {
-    String line = admit(key, message, cause);
+    Line line = admit(key, message, cause);
     if (line != null) {
-      log.warn(line);
+      log.warn(line.text(), line.first() ? cause : null);
     }
     return line != null;
   }
 
   /** Logs at ERROR, subject to the limit; returns whether a line was written. */
   public boolean error(String key, String message, Throwable cause) {
-    String line = admit(key, message, cause);
+    Line line = admit(key, message, cause);
     if (line != null) {
-      log.error(line);
+      log.error(line.text(), line.first() ? cause : null);
     }
     return line != null;
   }
 
+  /** A line to write; {@code first} when it is the key's first, which carries the stack trace. */
+  record Line(String text, boolean first) {}
+
   /** The line to write now, or null when this occurrence is only counted. */
-  String admit(String key, String message, Throwable cause) {
+  Line admit(String key, String message, Throwable cause) {
     long now = nanoClock.getAsLong();
     long held;
     synchronized (windows) {
@@ -77,7 +81,7 @@ public final class RateLimitedLog {
           w = new Window();
           w.startedAt = now;
           windows.put(key, w);
-          return format(message, cause, 0);
+          return new Line(format(message, cause, 0), true);
         }
       }
       if (now - w.startedAt < intervalNanos) {
@@ -88,7 +92,7 @@ public final class RateLimitedLog {
       w.startedAt = now;
       w.held = 0;
     }
-    return format(message, cause, held);
+    return new Line(format(message, cause, held), false);
   }
 
   private String format(String message, Throwable cause, long held) {
