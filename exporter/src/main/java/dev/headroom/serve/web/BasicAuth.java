@@ -32,8 +32,10 @@ import java.util.function.LongSupplier;
  *   <li>each client may fail {@code failureBurst} times, then once per {@code failureRefill}; past that it
  *       gets 429 before any hash runs ({@link FailureLimiter});
  *   <li>at most {@code concurrentHashes} bcrypt runs at once and at most {@code waitingHashes} requests wait
- *       for one, each at most {@code hashWait}; others get 503 with {@code Retry-After} at once, so request
- *       threads are never all parked on the hash;
+ *       for one, first come first served, each at most {@code hashWait}; others get 503 with
+ *       {@code Retry-After} at once, so request threads are never all parked on the hash. With
+ *       {@link ClientLimit} a flooding address has at most two requests here, so a new client waits
+ *       behind at most two of its hashes;
  *   <li>an unknown user is checked against a dummy hash of the highest configured cost, so the answer
  *       takes as long as for the slowest real user and does not tell which names exist.
  * </ul>
@@ -61,7 +63,7 @@ public final class BasicAuth implements Handler {
       Duration failureRefill,
       int maxClients) {
     public static final Settings DEFAULT =
-        new Settings(Duration.ofMinutes(5), 1, 2, Duration.ofSeconds(2), 10, Duration.ofSeconds(6), 4096);
+        new Settings(Duration.ofMinutes(5), 1, 2, Duration.ofSeconds(5), 5, Duration.ofSeconds(6), 4096);
 
     /** The same bounds with another cache lifetime. */
     public Settings withCacheTtl(Duration ttl) {
