@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Semaphore;
@@ -33,9 +34,9 @@ import java.util.function.LongSupplier;
  *       gets 429 before any hash runs ({@link FailureLimiter});
  *   <li>at most {@code concurrentHashes} bcrypt runs at once and at most {@code waitingHashes} requests wait
  *       for one, first come first served, each at most {@code hashWait}; others get 503 with
- *       {@code Retry-After} at once, so request threads are never all parked on the hash. With
- *       {@link ClientLimit} a flooding address has at most two requests here, so a new client waits
- *       behind at most two of its hashes;
+ *       {@code Retry-After} at once, so request threads are never all parked on the hash. One client has
+ *       at most one request checking or waiting (more get 503 at once), so a flood from one address
+ *       takes one slot and a new client waits behind at most one of its hashes;
  *   <li>an unknown user is checked against a dummy hash of the highest configured cost, so the answer
  *       takes as long as for the slowest real user and does not tell which names exist.
  * </ul>
@@ -100,6 +101,7 @@ public final class BasicAuth implements Handler {
   private final LongSupplier nanoClock;
   private final Semaphore hashSlots;
   private final AtomicInteger waiting = new AtomicInteger();
+  private final Set<String> hashing = ConcurrentHashMap.newKeySet();
   private final FailureLimiter failures;
   private final AtomicLong bcryptRuns = new AtomicLong();
 
@@ -177,8 +179,13 @@ public final class BasicAuth implements Handler {
     if (!failures.allowed(client)) {
       return Verdict.THROTTLED;
     }
+    String clientKey = FailureLimiter.key(client);
+    if (!hashing.add(clientKey)) {
+      return Verdict.BUSY; // one check per client at a time: a flood takes one slot, never all of them
+    }
     if (waiting.incrementAndGet() > settings.waitingHashes() + settings.concurrentHashes()) {
       waiting.decrementAndGet();
+      hashing.remove(clientKey);
       return Verdict.BUSY;
     }
     boolean ok;
@@ -202,6 +209,7 @@ public final class BasicAuth implements Handler {
       return Verdict.BUSY;
     } finally {
       waiting.decrementAndGet();
+      hashing.remove(clientKey);
     }
     if (!ok) {
       failures.failed(client);

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * IPv6 clients are grouped by /64, like {@link FailureLimiter}. The live page's static assets are
  * exempt: a browser loads them in parallel and they cost a copy of a few KiB.
  *
- * <p>Usage: {@code config.jetty.modifyServer(s -> s.setHandler(new ClientLimit(2)))}; Javalin puts its own
+ * <p>Usage: {@code config.jetty.modifyServer(s -> s.setHandler(new ClientLimit(4)))}; Javalin puts its own
  * handler inside.
  */
 final class ClientLimit extends Handler.Wrapper {

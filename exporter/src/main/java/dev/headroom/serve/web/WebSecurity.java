@@ -72,7 +72,7 @@ public final class WebSecurity {
       int maxRequestsPerClient,
       Duration authCacheTtl) {
     public static final Limits DEFAULT =
-        new Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8 * 1024, 64 * 1024, 6, 512, 256, 256, 2,
+        new Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8 * 1024, 64 * 1024, 6, 512, 256, 256, 4,
             Duration.ofMinutes(5));
 
     public Limits {

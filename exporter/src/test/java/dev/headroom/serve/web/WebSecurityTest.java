@@ -286,6 +286,17 @@ class WebSecurityTest {
   }
 
   @Test
+  void limitsWhoseQueueCannotHoldEveryConnectionAreRefused() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new WebSecurity.Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8192, 65536, 6, 32, 64, 64, 4,
+            Duration.ofMinutes(5)));
+    assertTrue(e.getMessage().contains("queueCapacity 32 is below maxConnections 64"), e.getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new WebSecurity.Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8192, 65536, 6, 64, 64, 64, 5,
+            Duration.ofMinutes(5)), "one client may not hold every serving thread");
+  }
+
+  @Test
   void threadPoolIsBounded() {
     start(WebConfig.NONE);
     QueuedThreadPool pool = assertInstanceOf(QueuedThreadPool.class, app.jettyServer().server().getThreadPool());
