@@ -129,6 +129,20 @@ def latency_ok(lat, idle_median):
     return med <= bound, f"median {med * 1000:.0f} ms, bound {bound * 1000:.0f} ms, idle median {idle_median * 1000:.0f} ms, max {max(lat or [0]) * 1000:.0f} ms"
 
 
+def open_sockets(port, n):
+    """n TCP connections that send nothing; those whose connect failed are left out."""
+    out = []
+    for _ in range(n):
+        s = socket.socket()
+        s.settimeout(5)
+        try:
+            s.connect(("127.0.0.1", port))
+            out.append(s)
+        except OSError:
+            s.close()
+    return out
+
+
 def closed_now(socks):
     """How many of socks the server has closed (EOF or reset), looking at all of them at once."""
     readable, _, _ = select.select(socks, [], [], 0)
@@ -267,15 +281,7 @@ def load_and_sockets():
           f"{steady / (1 << 20):.1f} MiB < {high / (1 << 20):.0f} MiB")
 
     # 200 idle sockets held open.
-    idle = []
-    for _ in range(200):
-        s = socket.socket()
-        s.settimeout(5)
-        try:
-            s.connect(("127.0.0.1", d.port))
-            idle.append(s)
-        except OSError:
-            s.close()
+    idle = open_sockets(d.port, 200)
     check("200 idle connections all complete their handshake", len(idle) == 200, f"{len(idle)} connected")
     lat, bad = fresh_scrapes(d.port, 10, gap=0.1)
     check("with 200 idle sockets held, every fresh scrape answers 200", not bad, f"failures: {bad[:3]}")
@@ -290,15 +296,7 @@ def load_and_sockets():
           f"{closed} of 200 closed 8 s later")
 
     # Past the connection cap (256) new connections are closed at once, not parked in the backlog.
-    held = []
-    for _ in range(300):
-        s = socket.socket()
-        s.settimeout(5)
-        try:
-            s.connect(("127.0.0.1", d.port))
-            held.append(s)
-        except OSError:
-            s.close()
+    held = open_sockets(d.port, 300)
     time.sleep(1)
     refused = closed_now(held)
     for s in held:

@@ -14,12 +14,7 @@ if ! need_packages "the reliability test" wrk:wrk python3:python3 openssl:openss
   exit 1
 fi
 need_build_tools || { echo "reliability: 0 passed, 1 failed (no JDK/Maven)"; exit 1; }
-jar="${HEADROOM_JAR:-exporter/target/headroom.jar}"
-if [ ! -f "$jar" ] || [ -n "$(find exporter/src/main -newer "$jar" -type f | head -1)" ]; then
-  echo "reliability: building $jar"
-  mvn -B -q -ntp -pl exporter -am package -Dmaven.test.skip=true >/tmp/headroom-reliability-build.log 2>&1 || {
-    tail -20 /tmp/headroom-reliability-build.log; echo "reliability: 0 passed, 1 failed (build failed)"; exit 1; }
-fi
+jar="$(suite_jar reliability)" || exit 1
 work="$(mktemp -d /tmp/headroom-reliability.XXXXXX)"
 # Logs stay for a failed run; a passing run cleans up.
 if timeout 300 python3 "$here/reliability.py" "$jar" exporter/src/test/resources/fixtures/kernel "$work" \
