@@ -41,11 +41,12 @@ class WebSecurityTest {
   /** bcrypt of "secret", cost 4 (htpasswd -nbB -C 4). */
   static final String SECRET_HASH = "$2y$04$..rQpyWFaYj7eJyNmTpEBefxDd76yj8a4nC9qkuVsDWjCE7th8Rr.";
   /**
-   * Short request deadline so slow-loris tests end quickly; idle timeout far longer, so a connection
-   * closed well before it was closed by the deadline.
+   * Short request deadline so slow-loris tests end quickly (3 s, not less: a TLS handshake on a busy
+   * 2-core machine can take over a second); idle timeout far longer, so a connection closed well before
+   * it was closed by the deadline.
    */
   static final WebSecurity.Limits LIMITS =
-      new WebSecurity.Limits(Duration.ofSeconds(60), Duration.ofSeconds(1), 8 * 1024, 64 * 1024, 6, 128, 64, 64, 2,
+      new WebSecurity.Limits(Duration.ofSeconds(60), Duration.ofSeconds(3), 8 * 1024, 64 * 1024, 6, 128, 64, 64, 2,
           Duration.ofMinutes(1));
   /** Generous bound for anything the server must do "soon"; well below the 60 s idle timeout. */
   static final long BOUND_SECONDS = 20;
@@ -283,6 +284,26 @@ class WebSecurityTest {
     var connectors = app.jettyServer().server().getConnectors();
     assertEquals(1, connectors.length, "our connector replaces Javalin's default");
     assertEquals("127.0.0.1", ((org.eclipse.jetty.server.ServerConnector) connectors[0]).getHost());
+  }
+
+  @Test
+  void everyResponseIsPlainOrCarriesNosniffAndCspAndOtherMethodsGet405WithAllow() throws Exception {
+    int port = start(WebConfig.NONE);
+    HttpClient c = client(null);
+    String base = "http://127.0.0.1:" + port;
+    HttpResponse<String> ok = get(c, base + "/metrics");
+    assertEquals("nosniff", ok.headers().firstValue("X-Content-Type-Options").orElse(""));
+    assertTrue(ok.headers().firstValue("Content-Security-Policy").orElse("").contains("default-src 'none'"));
+    HttpResponse<String> missing = get(c, base + "/%3Cscript%3E", "Accept", "text/html");
+    assertEquals(404, missing.statusCode());
+    assertTrue(missing.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"),
+        "a browser asking for HTML still gets plain text");
+    for (String method : new String[] {"POST", "PUT", "DELETE", "OPTIONS", "TRACE"}) {
+      HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+          .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(405, r.statusCode(), method);
+      assertEquals("GET, HEAD", r.headers().firstValue("Allow").orElse(""), method);
+    }
   }
 
   @Test
