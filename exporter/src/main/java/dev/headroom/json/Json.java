@@ -13,12 +13,17 @@ import com.fasterxml.jackson.jr.ob.api.ExtensionContext;
 import com.fasterxml.jackson.jr.ob.api.ReaderWriterProvider;
 import com.fasterxml.jackson.jr.ob.api.ValueReader;
 import com.fasterxml.jackson.jr.ob.impl.JSONReader;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
+import java.io.Reader;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Reads the JSON documents headroom consumes ({@code netbird status --json}, Prometheus's query API) into
- * records, with jackson-jr. Fields a record does not declare are ignored (those documents belong to other
+ * Reads the JSON documents headroom consumes ({@code netbird status --json}, Prometheus's query API) and
+ * the web config's YAML into records, with jackson-jr (YAML through jackson-dataformat-yaml's parser). Fields a record does not declare are ignored (those documents belong to other
  * programs and grow), but a declared field of the wrong JSON type is an error naming the field
  * ({@code peers.details[0].latency: expected an integer, got a string}); jackson-jr on its own would turn
  * {@code "12ms"} into 0.
@@ -29,24 +34,53 @@ public final class Json {
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();
-  private static final JSON JSON = com.fasterxml.jackson.jr.ob.JSON.builder(FACTORY)
-      .enable(com.fasterxml.jackson.jr.ob.JSON.Feature.FAIL_ON_DUPLICATE_MAP_KEYS)
-      .register(new JacksonJrExtension() {
-        @Override
-        protected void register(ExtensionContext ctx) {
-          ctx.insertProvider(new StrictScalars());
-        }
-      })
-      .build();
+  private static final JSON JSON = binder(FACTORY).build();
+  /** Lazily: only a web config file is read this way, and only when one is configured. */
+  private static final class Yaml {
+    static final YAMLFactory FACTORY = YAMLFactory.builder()
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL) // "key:" with nothing after it is null, as in YAML
+        .build();
+    static final JSON BINDER = binder(FACTORY).enable(com.fasterxml.jackson.jr.ob.JSON.Feature.FAIL_ON_UNKNOWN_BEAN_PROPERTY).build();
+  }
+
+  private static com.fasterxml.jackson.jr.ob.JSON.Builder binder(JsonFactory factory) {
+    return com.fasterxml.jackson.jr.ob.JSON.builder(factory)
+        .enable(com.fasterxml.jackson.jr.ob.JSON.Feature.FAIL_ON_DUPLICATE_MAP_KEYS)
+        .register(new JacksonJrExtension() {
+          @Override
+          protected void register(ExtensionContext ctx) {
+            ctx.insertProvider(new StrictScalars());
+          }
+        });
+  }
 
   private Json() {}
 
   /** Text that is not JSON, or JSON whose shape does not fit the record; the message says where. */
   public static final class JsonException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
+    private final String path;
+    private final String problem;
 
     JsonException(String message, Throwable cause) {
-      super(message, cause);
+      this("", message, cause);
+    }
+
+    JsonException(String path, String problem, Throwable cause) {
+      super(path.isEmpty() ? problem : path + ": " + problem, cause);
+      this.path = path;
+      this.problem = problem;
+    }
+
+    /** The field at fault ({@code tls_server_config.cipher_suites}), "" when the text itself is bad. */
+    public String path() {
+      return path;
+    }
+
+    /** What is wrong there, without the path. */
+    public String problem() {
+      return problem;
     }
   }
 
@@ -56,21 +90,47 @@ public final class Json {
       throw new JsonException("invalid JSON: empty text", null);
     }
     try (JsonParser p = FACTORY.createParser(text)) {
-      try {
-        T value = JSON.beanFrom(type, p);
-        if (p.nextToken() != null) {
-          throw new JsonException(at(p.currentLocation()) + "unexpected text after the JSON value", null);
-        }
-        return value;
-      } catch (JSONObjectException e) {
-        throw new JsonException(path(p) + ": " + shapeProblem(e, p), e);
-      } catch (JsonProcessingException e) {
-        throw new JsonException(at(e.getLocation()) + e.getOriginalMessage(), e);
-      }
+      return bind(JSON, type, p, false);
     } catch (IOException e) {
       throw new JsonException("invalid JSON: " + e.getMessage(), e);
     }
   }
+
+  /**
+   * Binds a YAML document to {@code type} like {@link #read}, except that a key the record does not declare is an
+   * error ({@code unknown key; known here: [...]}): YAML here is the operator's own file, where a typo must not
+   * pass silently. An empty document is null.
+   *
+   * @throws IOException the reader failed
+   */
+  public static <T> T readYaml(Class<T> type, Reader text) throws IOException {
+    try (JsonParser p = Yaml.FACTORY.createParser(text)) {
+      if (p.nextToken() == null) {
+        return null;
+      }
+      return bind(Yaml.BINDER, type, p, true);
+    } catch (JsonProcessingException e) {
+      throw new JsonException(at(e.getLocation()).replace("JSON", "YAML") + e.getOriginalMessage(), e);
+    }
+  }
+
+  private static <T> T bind(JSON binder, Class<T> type, JsonParser p, boolean yaml) throws IOException {
+    try {
+      T value = binder.beanFrom(type, p);
+      if (p.nextToken() != null) {
+        throw new JsonException(at(p.currentLocation()) + "unexpected text after the JSON value", null);
+      }
+      return value;
+    } catch (JSONObjectException e) {
+      String problem = shapeProblem(e, p);
+      throw new JsonException(path(p), yaml ? problem.replace("an object", "a mapping").replace("an array", "a list")
+          : problem, e);
+    } catch (JsonProcessingException e) {
+      throw new JsonException(at(e.getLocation()) + e.getOriginalMessage(), e);
+    }
+  }
+
+  private static final Pattern UNKNOWN = Pattern.compile("^Unrecognized JSON property .*\\(known properties: \\[(.*)\\]\\)");
 
   /** An untyped view (maps, lists, strings, numbers, booleans), for tests and tools that look around. */
   public static Map<String, Object> tree(String text) {
@@ -91,7 +151,16 @@ public final class Json {
     if (e.getCause() == null && e.getOriginalMessage().startsWith("expected ")) {
       return e.getOriginalMessage(); // from StrictScalars, already in these words
     }
-    return "expected another type, got " + describe(p.currentToken());
+    Matcher unknown = UNKNOWN.matcher(e.getOriginalMessage());
+    if (p.currentToken() == JsonToken.FIELD_NAME && unknown.find()) {
+      return "unknown key; known here: [" + unknown.group(1).replace("\"", "") + "]";
+    }
+    String m = e.getOriginalMessage();
+    String expected = m.contains("should get START_ARRAY") ? "an array"
+        : m.contains("should get START_OBJECT") || m.startsWith("Can not create a ")
+            || (m.startsWith("Failed to create an instance of ") && p.currentToken().isScalarValue()) ? "an object"
+        : "another type";
+    return "expected " + expected + ", got " + describe(p.currentToken());
   }
 
   /** The parser's position as {@code peers.details[0].latency}; "(top level)" at the root. */

@@ -76,7 +76,7 @@ class NetbirdStatusParserTest {
   void wrongShapesNameTheField() {
     IllegalArgumentException peers = assertThrows(IllegalArgumentException.class,
         () -> NetbirdStatusParser.parse("{\"peers\":[]}"));
-    assertTrue(peers.getMessage().contains("peers: expected another type, got an array"), peers.getMessage());
+    assertTrue(peers.getMessage().contains("peers: expected an object, got an array"), peers.getMessage());
     IllegalArgumentException latency = assertThrows(IllegalArgumentException.class,
         () -> NetbirdStatusParser.parse("{\"peers\":{\"details\":[{\"status\":\"Connected\",\"latency\":\"12ms\"}]}}"));
     assertTrue(latency.getMessage().contains("peers.details[0].latency: expected an integer, got a string"), latency.getMessage());
@@ -85,6 +85,6 @@ class NetbirdStatusParserTest {
     assertTrue(total.getMessage().contains("peers.total"), total.getMessage());
     IllegalArgumentException detail = assertThrows(IllegalArgumentException.class,
         () -> NetbirdStatusParser.parse("{\"peers\":{\"details\":[42]}}"));
-    assertTrue(detail.getMessage().contains("peers.details[0]: expected another type, got an integer"), detail.getMessage());
+    assertTrue(detail.getMessage().contains("peers.details[0]: expected an object, got an integer"), detail.getMessage());
   }
 }
