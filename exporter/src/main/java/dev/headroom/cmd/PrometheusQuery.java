@@ -141,7 +141,7 @@ public final class PrometheusQuery {
       if (!"vector".equals(type)) {
         throw new QueryException("Prometheus at " + where + " returned a " + type + ", expected an instant vector");
       }
-      List<Sample> list = Json.read(Vectors.class, body).data().result();
+      List<Series> list = Json.read(Vectors.class, body).data().result();
       if (list == null || list.isEmpty()) {
         return OptionalDouble.empty();
       }
@@ -166,9 +166,9 @@ public final class PrometheusQuery {
   /** {@code [<unix time>, "<value>"]}. */
   record Scalar(List<Object> result) {}
 
-  record Vector(List<Sample> result) {}
+  record Vector(List<Series> result) {}
 
-  record Sample(Map<String, String> metric, List<Object> value) {}
+  record Series(Map<String, String> metric, List<Object> value) {}
 
   /** A {@code [<unix time>, "<value>"]} pair's value. */
   private static double number(List<Object> pair, String where) throws QueryException {

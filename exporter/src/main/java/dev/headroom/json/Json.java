@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * ({@code peers.details[0].latency: expected an integer, got a string}); jackson-jr on its own would turn
  * {@code "12ms"} into 0.
  *
- * <p>Usage: {@code NetbirdJson root = Json.read(NetbirdJson.class, stdout);}
+ * <p>Usage: {@code record Peer(String status, Long latency) {} Peer p = Json.read(Peer.class, "{\"status\":\"Connected\"}");}
  */
 public final class Json {
   private static final JsonFactory FACTORY = JsonFactory.builder()

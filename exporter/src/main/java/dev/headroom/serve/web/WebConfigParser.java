@@ -215,11 +215,11 @@ public final class WebConfigParser {
       return file.getParent().resolve(p).normalize();
     }
 
-    interface Reading<T> {
+    interface Loader<T> {
       T read(Path p) throws IOException;
     }
 
-    <T> T read(String key, Path p, Reading<T> reading) {
+    <T> T read(String key, Path p, Loader<T> loader) {
       if (!Files.exists(p)) {
         throw error(key, p + " does not exist");
       }
@@ -230,7 +230,7 @@ public final class WebConfigParser {
         throw error(key, p + " is not readable by this user (" + System.getProperty("user.name") + ")");
       }
       try {
-        return reading.read(p);
+        return loader.read(p);
       } catch (AccessDeniedException e) {
         throw error(key, p + " is not readable by this user (" + System.getProperty("user.name") + ")");
       } catch (IOException e) {
