@@ -1,6 +1,7 @@
 package dev.headroom.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -121,6 +122,8 @@ public final class Json {
         throw new JsonException(at(p.currentLocation()) + "unexpected text after the JSON value", null);
       }
       return value;
+    } catch (InputCoercionException e) {
+      throw new JsonException(path(p), "out of range: " + e.getOriginalMessage(), e);
     } catch (JSONObjectException e) {
       String problem = shapeProblem(e, p);
       throw new JsonException(path(p), yaml ? problem.replace("an object", "a mapping").replace("an array", "a list")

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 class JsonTest {
-  record Inner(long count, Double ratio, Boolean on, String name) {}
+  record Inner(long count, Double ratio, Boolean on, String name, Integer small) {}
 
   record Outer(Inner inner, List<Inner> items) {}
 
@@ -19,7 +19,7 @@ class JsonTest {
   void bindsRecordsAndIgnoresFieldsTheyDoNotDeclare() {
     Outer o = Json.read(Outer.class,
         "{\"inner\":{\"count\":3,\"ratio\":1,\"on\":true,\"name\":\"x\",\"extra\":[1,2]},\"items\":[],\"more\":{}}");
-    assertEquals(new Inner(3, 1.0, true, "x"), o.inner());
+    assertEquals(new Inner(3, 1.0, true, "x", null), o.inner());
     assertEquals(List.of(), o.items());
     assertNull(Json.read(Outer.class, "{}").inner(), "absent fields are null");
   }
@@ -35,6 +35,7 @@ class JsonTest {
         "{\"inner\":{\"name\":7}}|inner.name: expected a string, got an integer",
         "{\"items\":[{},{\"ratio\":\"NaN\"}]}|items[1].ratio: expected a number, got a string",
         "{\"inner\":[]}|inner: expected an object, got an array",
+        "{\"inner\":{\"small\":3000000000}}|inner.small: out of range",
         "{\"items\":{}}|items: expected an array, got an object",
         "{\"inner\":{},\"inner\":{}}|line 1, column 20: Duplicate field 'inner'",
         "{\"inner\":{}} {}|unexpected text after the JSON value",
