@@ -440,8 +440,11 @@ def lifecycle():
     def until(pred, seconds=30):
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            if pred():
-                return True
+            try:
+                if pred():
+                    return True
+            except OSError:
+                pass  # the port is closed for the moment a reload swaps servers (docs/security.md)
             time.sleep(0.3)
         return False
 
