@@ -70,6 +70,7 @@ public final class HeadroomCollector implements MultiCollector {
     census(f, s);
     netbird(f, p.netbird());
     self(f, s);
+    timing(f, p.timing());
     return f.build();
   }
 
@@ -283,6 +284,15 @@ public final class HeadroomCollector implements MultiCollector {
     f.gauge("headroom_netbird_peers_listed", "Peers NetBird lists, connected or not.", n.peersTotal());
     n.latencyMeanSeconds().ifPresent(v -> f.gauge("headroom_netbird_peer_latency_mean_seconds", "Mean latency NetBird reports for its connected peers.", v));
     n.latencyMaxSeconds().ifPresent(v -> f.gauge("headroom_netbird_peer_latency_max_seconds", "Highest latency NetBird reports for its connected peers.", v));
+  }
+
+  private static final double[] LATENESS_BOUNDS = SamplerTiming.upperBounds();
+
+  private static void timing(Families f, SamplerTiming t) {
+    f.histogram("headroom_sample_lateness_seconds",
+        "How late each sample started against its planned start (a busy peer delays the sampling thread).",
+        LATENESS_BOUNDS, t.perBucket(), t.lateSecondsSum());
+    f.counter("headroom_samples_skipped", "Planned samples skipped because a later one was already due.", t.skipped());
   }
 
   private void self(Families f, Sample s) {

@@ -145,6 +145,12 @@ class MetricsEndpointTest {
       String unzipped = new String(gunzip(gz.body()), UTF_8);
       assertTrue(Scrape.parse(unzipped).containsKey("headroom_samples_total"), unzipped);
 
+      // Every sample the daemon took was timed against its plan, in the histogram it serves.
+      java.util.Map<String, Double> m = Scrape.parse(text.body());
+      assertEquals(m.get("headroom_samples_total"), m.get("headroom_sample_lateness_seconds_count"), text.body());
+      assertEquals(m.get("headroom_sample_lateness_seconds_count"), m.get("headroom_sample_lateness_seconds_bucket{le=\"+Inf\"}"));
+      assertTrue(m.containsKey("headroom_samples_skipped_total"), text.body());
+
       HttpResponse<String> only = Scrape.get(port, "/metrics?name[]=headroom_tunnel_up");
       assertEquals(200, only.statusCode());
       assertEquals(java.util.Set.of("headroom_tunnel_up"), Scrape.parse(only.body()).keySet(), only.body());
