@@ -347,6 +347,86 @@ def census_table(a):
     return 0 if all(r["ok"] for r in rows) else 1
 
 
+def histogram(text, name):
+    """{le: cumulative count} of an unlabelled classic histogram in exposition text."""
+    out = {}
+    for m in re.finditer(r'^%s_bucket\{le="([^"]+)"\} (\S+)$' % re.escape(name), text, re.M):
+        out[float(m.group(1))] = float(m.group(2))
+    return out
+
+
+def series(text, name):
+    m = re.search(r"^%s (\S+)$" % re.escape(name), text, re.M)
+    return float(m.group(1)) if m else None
+
+
+def cpu_busy():
+    """(busy, total) jiffies of all cores from /proc/stat (iowait counts as idle)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + v[4]
+    return sum(v[:8]) - idle, sum(v[:8])
+
+
+def lateness(a):
+    """Lateness of headroom's sampler over a window in which `--stress` holds every core."""
+    checks = []
+    st, before, _ = get(a.port, "/metrics")
+    b0 = cpu_busy()
+    t0 = time.monotonic()
+    stress = subprocess.run(a.stress.split(), capture_output=True, text=True, check=False)
+    t1 = time.monotonic()
+    b1 = cpu_busy()
+    time.sleep(1.5)  # the sample due at the end of the window is published
+    st2, after, _ = get(a.port, "/metrics")
+    checks.append(("stress-ng ran for the window", stress.returncode == 0 and t1 - t0 >= a.duration * 0.9,
+                   f"rc {stress.returncode}, {t1 - t0:.1f} s: {stress.stderr.strip()[-200:]}"))
+    tb, ta = before.decode(), after.decode()
+    h0 = histogram(tb, "headroom_sample_lateness_seconds")
+    h1 = histogram(ta, "headroom_sample_lateness_seconds")
+    ok = st == 200 and st2 == 200 and h0 and set(h0) == set(h1)
+    checks.append(("headroom served its lateness histogram before and after", ok))
+    res = {}
+    if ok:
+        d = {le: h1[le] - h0[le] for le in sorted(h1)}
+        n = d[float("inf")]
+        p99 = next((le for le, c in d.items() if n and c >= 0.99 * n), None)
+        res = {
+            "window_s": t1 - t0,
+            "cores_busy_ratio": (b1[0] - b0[0]) / max(1, b1[1] - b0[1]),
+            "samples": n,
+            "samples_total_delta": series(ta, "headroom_samples_total") - series(tb, "headroom_samples_total"),
+            "skipped": series(ta, "headroom_samples_skipped_total") - series(tb, "headroom_samples_skipped_total"),
+            "p99_bucket_s": p99,
+            "share_within_100ms": d[0.1] / n if n else None,
+            "mean_lateness_ms": ((series(ta, "headroom_sample_lateness_seconds_sum")
+                                  - series(tb, "headroom_sample_lateness_seconds_sum")) / n * 1000) if n else None,
+            "buckets": {("+Inf" if le == float("inf") else le): c for le, c in d.items()},
+        }
+        checks.append(("samples were taken under stress", n >= a.duration * 0.5, f"{n} samples"))
+    print(f"# headroom sampler lateness with every core held by '{a.stress}' ({os.cpu_count()} cores, "
+          f"{platform.release()}), headroom at nice {a.nice}; load average {open('/proc/loadavg').read().split()[0:3]}")
+    print()
+    print("| measure | value |")
+    print("|---|---|")
+    for label, key in (("stressed window (s)", "window_s"), ("cores busy over the window (ratio)", "cores_busy_ratio"),
+                       ("samples taken in the window", "samples"), ("samples skipped (counted)", "skipped"),
+                       ("p99 lateness at most (s, histogram bucket)", "p99_bucket_s"),
+                       ("share of samples no later than 100 ms", "share_within_100ms"),
+                       ("mean lateness (ms)", "mean_lateness_ms")):
+        print(f"| {label} | {fmt(res.get(key))} |")
+    print()
+    if res:
+        print("# lateness per bucket over the window (cumulative): " + ", ".join(
+            f"le={k}: {int(v)}" for k, v in res["buckets"].items()))
+    failed = 0
+    for name, ok, *detail in checks:
+        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail[0]})" if detail and not ok else ""))
+        failed += 0 if ok else 1
+    print(f"bench: {len(checks) - failed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
 def fmt(v, unit=""):
     if v is None:
         return "-"
@@ -443,11 +523,17 @@ def main():
     for k in ("hr-pid", "hr-port", "ne-pid", "ne-port", "duration", "warmup", "tunnels"):
         c.add_argument("--" + k, type=int, required=True)
     c.add_argument("--out", required=True)
+    l = sub.add_parser("lateness")
+    for k in ("pid", "port", "duration", "nice"):
+        l.add_argument("--" + k, type=int, required=True)
+    l.add_argument("--stress", required=True)
     t = sub.add_parser("census-table")
     t.add_argument("files", nargs="+")
     a = p.parse_args()
     if a.cmd == "census":
         return census(a)
+    if a.cmd == "lateness":
+        return lateness(a)
     if a.cmd == "census-table":
         return census_table(a)
     return wait_ready(a) if a.cmd == "wait-ready" else run(a)
