@@ -41,8 +41,10 @@ public final class ServeCommand {
    * JVM families (threads, buffer pools, class loading, JIT, memory-pool allocation, native memory, runtime
    * info) are left out: each brings JMX classes, a thread dump or a GC listener per scrape for figures an
    * operator of this exporter does not act on (docs/benchmarks.md measures the difference).
+   *
+   * <p>Usage: {@code ServeCommand.registerOwnCost(registry);}
    */
-  static void registerOwnCost(PrometheusRegistry registry) {
+  public static void registerOwnCost(PrometheusRegistry registry) {
     ProcessMetrics.builder().register(registry);
     JvmMemoryMetrics.builder().register(registry);
     JvmGarbageCollectorMetrics.builder().register(registry);
