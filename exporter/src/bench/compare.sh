@@ -19,8 +19,9 @@
 #
 # Usage: exporter/src/bench/compare.sh [--duration SECONDS] [--smoke] [--warmup SECONDS] [--wrk-duration SECONDS]
 #          [--wrk-rounds 3] [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
-#          [--nmt] [--conns 64] [--census 0,1000,3000,10000] [--census-duration SECONDS]
+#          [--nmt] [--no-cds] [--conns 64] [--census 0,1000,3000,10000] [--census-duration SECONDS]
 #        --smoke: a few seconds of everything (CI runs it so this script cannot rot).
+#        --no-cds: without the class-data archive the packaged service uses (made for --jar if missing).
 #        --nmt: adds -XX:NativeMemoryTracking=summary to headroom and prints where its memory goes (costs RSS).
 set -euo pipefail
 
@@ -38,6 +39,7 @@ jar="$root/exporter/target/headroom.jar"
 json_out=""
 smoke=0
 nmt=0
+cds=1
 conns=64
 conns_duration=10
 census_list=""
@@ -73,6 +75,7 @@ while [ $# -gt 0 ]; do
     --json=*) json_out="${1#*=}"; shift ;;
     --smoke) smoke=1; shift ;;
     --nmt) nmt=1; shift ;;
+    --no-cds) cds=0; shift ;;
     --conns) conns="${2:?}"; shift 2 ;;
     --conns=*) conns="${1#*=}"; shift ;;
     --census) census_list="${2:?}"; shift 2 ;;
@@ -101,6 +104,10 @@ if [ "$nmt" = 1 ]; then
   java_opts="$java_opts -XX:NativeMemoryTracking=summary"
 fi
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
+if [ "$cds" = 1 ]; then
+  . "$here/cds.sh"
+  java_opts="$java_opts $(cds_opts "$jar" "$java_opts")"
+fi
 [ -d "/sys/class/net/$tunnel" ] || die "no interface '$tunnel' to stand in for the tunnel (try --tunnel.interface lo)"
 
 tmp="$(mktemp -d -t headroom-bench.XXXXXX)"

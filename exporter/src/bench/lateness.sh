@@ -43,6 +43,8 @@ for tool in java python3 stress-ng nice; do
   command -v "$tool" >/dev/null 2>&1 || die "needs '$tool' on PATH (Debian: openjdk-17-jre-headless, python3, stress-ng, coreutils)"
 done
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
+. "$here/cds.sh"
+java_opts="$java_opts $(cds_opts "$jar" "$java_opts")"
 
 tmp="$(mktemp -d -t headroom-lateness.XXXXXX)"
 hr_pid=""; stress_pid=""
