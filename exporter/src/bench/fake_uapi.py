@@ -10,6 +10,7 @@ Usage: fake_uapi.py --rundir DIR --iface lo --tunnels 3000
 import argparse
 import os
 import socket
+import threading
 import time
 
 
@@ -34,6 +35,22 @@ def reply(n, now):
     return "\n".join(out).encode("ascii")
 
 
+class Replies:
+    """The reply, rebuilt every second on a thread of its own, so a get=1 is answered at once however many
+    tunnels there are (headroom gives a reply 2 s; building 10,000 tunnels' text can take longer than that
+    on a loaded host). Counters are therefore up to a second old, like any snapshot."""
+
+    def __init__(self, n):
+        self.n = n
+        self.current = reply(n, time.time())
+        threading.Thread(target=self.refresh, daemon=True).start()
+
+    def refresh(self):
+        while True:
+            time.sleep(1)
+            self.current = reply(self.n, time.time())
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--rundir", required=True)
@@ -48,6 +65,7 @@ def main():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(path)
     s.listen(4)
+    replies = Replies(a.tunnels)
     while True:
         c, _ = s.accept()
         with c:
@@ -58,7 +76,7 @@ def main():
                     break
                 req += chunk
             if req.startswith(b"get=1"):
-                c.sendall(reply(a.tunnels, time.time()))
+                c.sendall(replies.current)
 
 
 if __name__ == "__main__":
