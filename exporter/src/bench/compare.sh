@@ -104,38 +104,22 @@ if [ "$nmt" = 1 ]; then
   java_opts="$java_opts -XX:NativeMemoryTracking=summary"
 fi
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
+. "$here/lib.sh"
 if [ "$cds" = 1 ]; then
-  . "$here/cds.sh"
   java_opts="$java_opts $(cds_opts "$jar" "$java_opts")"
 fi
 [ -d "/sys/class/net/$tunnel" ] || die "no interface '$tunnel' to stand in for the tunnel (try --tunnel.interface lo)"
 
 tmp="$(mktemp -d -t headroom-bench.XXXXXX)"
 hr_pid=""; ne_pid=""; fake_pid=""
-stop_pid() { # stop_pid PID: TERM, wait up to 5 s, then KILL
-  local p="$1"
-  if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
-    kill "$p" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null || true
-  fi
-  wait "$p" 2>/dev/null || true
-}
 cleanup() {
   local p
-  for p in $hr_pid $ne_pid $fake_pid; do
-    if kill -0 "$p" 2>/dev/null; then
-      kill "$p" 2>/dev/null || true
-      for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-      kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null || true
-    fi
-  done
+  for p in $hr_pid $ne_pid $fake_pid; do stop_pid "$p"; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 hr_port="$(free_port)"; ne_port="$(free_port)"
 while [ "$ne_port" = "$hr_port" ]; do ne_port="$(free_port)"; done
 

@@ -43,26 +43,20 @@ for tool in java python3 stress-ng nice; do
   command -v "$tool" >/dev/null 2>&1 || die "needs '$tool' on PATH (Debian: openjdk-17-jre-headless, python3, stress-ng, coreutils)"
 done
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
-. "$here/cds.sh"
+. "$here/lib.sh"
 java_opts="$java_opts $(cds_opts "$jar" "$java_opts")"
 
 tmp="$(mktemp -d -t headroom-lateness.XXXXXX)"
 hr_pid=""; stress_pid=""
 cleanup() {
   local p
-  for p in $stress_pid $hr_pid; do
-    if kill -0 "$p" 2>/dev/null; then
-      kill "$p" 2>/dev/null || true
-      for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-      kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null || true
-    fi
-  done
+  for p in $stress_pid $hr_pid; do stop_pid "$p"; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 # shellcheck disable=SC2086  # java_opts is a list of flags
 nice -n "$nice_level" java $java_opts -jar "$jar" serve --web.listen-address="127.0.0.1:$port" \
   --tunnel.interface="$tunnel" --netbird.interval=0s >"$tmp/headroom.log" 2>&1 &
