@@ -1,10 +1,14 @@
 package dev.headroom.serve;
 
 import dev.headroom.sample.Sample;
+import dev.headroom.sample.SourceHealth;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Decides {@code /-/ready}: a complete sample exists, sampling has not stalled, and the tunnel is there.
+ * Decides {@code /-/ready}: a complete sample exists, sampling has not stalled, the tunnel is there, and
+ * every source read in the last pass (otherwise the peer is degraded: some figures are unknown).
  *
  * <p>Usage: {@code Readiness.State r = readiness.check(published, System.nanoTime());}
  */
@@ -29,6 +33,11 @@ public final class Readiness {
     }
     if (!s.tunnel().present()) {
       return new State(false, "tunnel interface " + s.tunnel().name() + " is absent");
+    }
+    for (Map.Entry<String, SourceHealth> e : new TreeMap<>(s.sources()).entrySet()) {
+      if (!e.getValue().up()) {
+        return new State(false, "degraded: " + e.getKey() + " cannot be read: " + e.getValue().lastError());
+      }
     }
     if (!s.complete()) {
       return new State(false, "waiting for the second sample to derive rates");
