@@ -1,10 +1,12 @@
 package dev.headroom.read;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -42,23 +44,60 @@ public final class Sysfs {
     }
   }
 
-  /** Reads a whole small file, or empty when it does not exist. */
+  /**
+   * The most a one-value attribute file is read: sysfs attributes are at most a page, so anything longer
+   * is not the kernel's file and must not be read whole (a 40 MB file in its place would fill the heap).
+   */
+  public static final int MAX_ATTRIBUTE_BYTES = 64 * 1024;
+
+  /** Reads a whole small file, or empty when it does not exist; bounded and never blocking, as {@link #read}. */
   public static Optional<String> readOptional(Path file) throws IOException {
     try {
-      return Optional.of(Files.readString(file, StandardCharsets.US_ASCII));
+      return Optional.of(readBounded(file, MAX_ATTRIBUTE_BYTES));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
   }
 
-  /** Reads a whole small file that must exist. */
+  /** Reads a whole small file that must exist, at most {@link #MAX_ATTRIBUTE_BYTES}. */
   public static String read(Path file) throws ReadException {
+    return read(file, MAX_ATTRIBUTE_BYTES);
+  }
+
+  /**
+   * Reads a whole file that must exist: a regular file only (a FIFO or device in its place would block the
+   * sampling thread in {@code open}) and at most {@code maxBytes}, else an error naming the file.
+   */
+  public static String read(Path file, int maxBytes) throws ReadException {
     try {
-      return Files.readString(file, StandardCharsets.US_ASCII);
+      return readBounded(file, maxBytes);
     } catch (NoSuchFileException e) {
       throw new ReadException(file + ": missing");
+    } catch (ReadException e) {
+      throw e;
     } catch (IOException e) {
       throw new ReadException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Fails unless {@code file} is a regular file: sysfs and procfs attributes are, and opening anything else
+   * (a FIFO waits for a writer) could stall the reader forever.
+   */
+  public static void requireRegularFile(Path file) throws IOException {
+    if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
+      throw new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
+    }
+  }
+
+  private static String readBounded(Path file, int maxBytes) throws IOException {
+    requireRegularFile(file);
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] b = in.readNBytes(maxBytes + 1);
+      if (b.length > maxBytes) {
+        throw new ReadException(file + ": longer than " + maxBytes + " bytes, not a kernel attribute");
+      }
+      return new String(b, StandardCharsets.US_ASCII);
     }
   }
 
