@@ -11,21 +11,22 @@ import org.slf4j.LoggerFactory;
  * collectors share. A failed read leaves the rates unknown; an interface that vanishes is logged once, and
  * once again when it is back.
  *
- * <p>Usage: {@code LinkState s = new InterfaceCollector("tunnel", reader).collect("wt0", nowNanos, 2.5e9);}
+ * <p>Usage: {@code LinkState s = new InterfaceCollector("tunnel", reader, "wt0", 1.0).collect("wt0", nowNanos, 1.25e9);}
  */
 final class InterfaceCollector {
   private static final Logger log = LoggerFactory.getLogger(Sampler.class);
 
   private final String source;
   private final NetInterfaceReader net;
-  private final InterfaceTracker tracker = new InterfaceTracker();
+  private final InterfaceTracker tracker;
   private final SourceHealthTracker health;
   private InterfaceReading last;
   /** The interface was present at some point, so its return is news worth a line. */
   private boolean seen;
 
-  InterfaceCollector(String source, NetInterfaceReader net, String initialName) {
+  InterfaceCollector(String source, NetInterfaceReader net, String initialName, double intervalSeconds) {
     this.source = source;
+    this.tracker = new InterfaceTracker(intervalSeconds);
     this.net = net;
     this.health = new SourceHealthTracker(source);
     this.last = InterfaceReading.absent(initialName);

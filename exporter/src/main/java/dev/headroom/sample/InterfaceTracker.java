@@ -12,13 +12,15 @@ import java.util.Arrays;
  * one counted happened within this interval and its counters are this interval's delta. On the same
  * ifindex a byte or packet counter going back is that counter restarting (its value is new), while an error
  * or drop counter going back alone is no restart: it is re-based and counted as a discontinuity, so the
- * byte totals are never counted twice. Any delta faster than the interface could carry (the bound passed to
- * {@link #update}; a packet is at least a byte, so the same bound caps packets, errors and drops) is a
- * discontinuity: re-based, counted, never a rate (NaN) and never added to a total. A read that fails leaves
+ * byte totals are never counted twice. Any delta more than the interface could carry is a discontinuity:
+ * the bound is the rate passed to {@link #update} over the time since the previous read plus a grace of one
+ * sampling interval, because drivers that refresh statistics on a timer can hand a read what they counted
+ * up to an interval before the previous read (a packet is at least a byte, so the same bound caps packets,
+ * errors and drops). Such a delta is re-based, counted, never a rate (NaN) and never added to a total. A read that fails leaves
  * the rates NaN and keeps the baseline, so the next good read spans the gap and totals stay exact. Only the
  * sampling thread calls it.
  *
- * <p>Usage: {@code tracker.update(reading, nowNanos, 2.5e9); double bps = tracker.rate(InterfaceTracker.TX_BYTES);}
+ * <p>Usage: {@code new InterfaceTracker(1.0).update(reading, nowNanos, 1.25e9); double bps = tracker.rate(InterfaceTracker.TX_BYTES);}
  */
 public final class InterfaceTracker {
   public static final int RX_BYTES = 0;
@@ -31,6 +33,7 @@ public final class InterfaceTracker {
   public static final int TX_DROPPED = 7;
   static final int FIELDS = 8;
 
+  private final double graceSeconds;
   private final long[] prev = new long[FIELDS];
   private final long[] totals = new long[FIELDS];
   private final double[] rates = new double[FIELDS];
@@ -45,9 +48,14 @@ public final class InterfaceTracker {
   private long wentBack;
   private double lastIntervalSeconds;
 
+  /** @param graceSeconds the sampling interval: how stale a driver's statistics may be (see class comment) */
+  public InterfaceTracker(double graceSeconds) {
+    this.graceSeconds = graceSeconds;
+  }
+
   /**
    * Takes one reading. {@code maxBytesPerSecond} is the fastest the interface could move bytes; a delta
-   * beyond it over the interval is dropped.
+   * beyond it over the interval and the grace is dropped.
    *
    * @return true when this update detected a restart
    */
@@ -70,8 +78,8 @@ public final class InterfaceTracker {
     double dt = (nowNanos - prevNanos) / 1e9;
     boolean recreated = sawGone || r.ifindex() != prevIfindex;
     boolean restart = recreated;
-    // A bound below one byte would drop everything; dt <= 0 gives no interval to judge a rate by.
-    long bound = dt > 0 ? (long) Math.min(Long.MAX_VALUE, Math.max(1, maxBytesPerSecond * dt)) : Long.MAX_VALUE;
+    // (double -> long saturates at Long.MAX_VALUE; the comparison below is unsigned, so a jump past 2^63 is caught)
+    long bound = (long) Math.max(1, maxBytesPerSecond * (Math.max(0, dt) + graceSeconds));
     for (int i = 0; i < FIELDS; i++) {
       long d;
       if (recreated) {

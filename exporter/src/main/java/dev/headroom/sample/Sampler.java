@@ -47,7 +47,7 @@ public final class Sampler {
     this.wallClock = wallClock;
     NetInterfaceReader net = new NetInterfaceReader(settings.sysfs(), nanoClock);
     this.underlay = new UnderlayCollector(settings, net, REDISCOVER_NANOS);
-    this.tunnel = new TunnelCollector(net, settings.tunnelInterface());
+    this.tunnel = new TunnelCollector(net, settings.tunnelInterface(), settings.interval().toNanos() / 1e9);
     this.cpu = new CpuCollector(cpu);
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));

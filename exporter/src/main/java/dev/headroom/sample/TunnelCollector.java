@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
  * The tunnel interface's counters: totals, rates, restarts and discontinuities, and the tunnel source's
  * health. Only the sampling thread calls it.
  *
- * <p>Usage: {@code LinkState t = new TunnelCollector(new NetInterfaceReader(sys, clock), "wt0").collect(now, 2.5e9);}
+ * <p>Usage: {@code LinkState t = new TunnelCollector(new NetInterfaceReader(sys, clock), "wt0", 1.0).collect(now, 1.25e9);}
  */
 public final class TunnelCollector {
   static final String SOURCE = "tunnel";
@@ -17,9 +17,10 @@ public final class TunnelCollector {
   private final String iface;
   private final InterfaceCollector link;
 
-  public TunnelCollector(NetInterfaceReader net, String iface) {
+  /** @param intervalSeconds the sampling interval, the grace for drivers' stale statistics */
+  public TunnelCollector(NetInterfaceReader net, String iface, double intervalSeconds) {
     this.iface = iface;
-    this.link = new InterfaceCollector(SOURCE, net, iface);
+    this.link = new InterfaceCollector(SOURCE, net, iface, intervalSeconds);
   }
 
   /** One pass; deltas faster than {@code maxBytesPerSecond} (see {@link Plausibility}) are dropped. */

@@ -30,7 +30,7 @@ public final class UnderlayCollector {
     this.settings = settings;
     this.rediscoverNanos = rediscoverNanos;
     String initial = settings.underlayInterface().orElse("?");
-    this.link = new InterfaceCollector(SOURCE, net, initial);
+    this.link = new InterfaceCollector(SOURCE, net, initial, settings.interval().toNanos() / 1e9);
     this.last = new LinkState(InterfaceReading.absent(initial), Traffic.NONE, false, new SourceHealth(true, 0, ""));
   }
 
