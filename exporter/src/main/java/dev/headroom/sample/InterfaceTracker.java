@@ -16,7 +16,8 @@ import java.util.Arrays;
  * the bound is the rate passed to {@link #update} over the time since the previous read plus a grace of one
  * sampling interval, because drivers that refresh statistics on a timer can hand a read what they counted
  * up to an interval before the previous read (a packet is at least a byte, so the same bound caps packets,
- * errors and drops). Such a delta is re-based, counted, never a rate (NaN) and never added to a total. A read that fails leaves
+ * errors and drops). A believable delta over a very short interval (a late sampler catching up) still
+ * counts in the totals, but a rate above twice the bound rate is never published: it is NaN. A dropped delta is re-based, counted, never a rate (NaN) and never added to a total. A read that fails leaves
  * the rates NaN and keeps the baseline, so the next good read spans the gap and totals stay exact. Only the
  * sampling thread calls it.
  *
@@ -32,6 +33,9 @@ public final class InterfaceTracker {
   public static final int RX_DROPPED = 6;
   public static final int TX_DROPPED = 7;
   static final int FIELDS = 8;
+
+  /** Twice the bound rate: what the bound allows at the usual pace, one interval of counting plus the grace. */
+  private static final double RATE_CAP = 2;
 
   private final double graceSeconds;
   private final long[] prev = new long[FIELDS];
@@ -102,7 +106,8 @@ public final class InterfaceTracker {
       } else {
         lastDelta[i] = d;
         totals[i] += d;
-        rates[i] = dt > 0 ? d / dt : 0;
+        double rate = dt > 0 ? d / dt : 0;
+        rates[i] = rate > RATE_CAP * maxBytesPerSecond ? Double.NaN : rate;
       }
     }
     if (restart) {

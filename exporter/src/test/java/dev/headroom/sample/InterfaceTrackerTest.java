@@ -125,6 +125,8 @@ class InterfaceTrackerTest {
     t.update(wt0(7, 0, 1_250_000_000), S / 1000, TEN_GBE);
     assertEquals(0, t.snapshot().tooFast());
     assertEquals(1_250_000_000, t.total(InterfaceTracker.TX_BYTES));
+    // ... but 1.25e12 B/s over that millisecond is no rate: it is unknown, never a spike.
+    assertTrue(Double.isNaN(t.rate(InterfaceTracker.TX_BYTES)));
     t.update(wt0(7, 0, 2_600_000_000L), 2 * S / 1000, TEN_GBE);
     assertEquals(1, t.snapshot().tooFast());
     assertEquals(1_250_000_000, t.total(InterfaceTracker.TX_BYTES));
