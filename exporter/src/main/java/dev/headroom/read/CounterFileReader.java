@@ -3,7 +3,6 @@ package dev.headroom.read;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -23,21 +22,13 @@ public final class CounterFileReader {
     buf.clear();
     try {
       Sysfs.requireRegularFile(file);
-    } catch (NoSuchFileException e) {
-      throw new ReadException(file + ": missing");
-    } catch (ReadException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new ReadException(file + ": " + e.getMessage(), e);
-    }
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (buf.hasRemaining() && ch.read(buf) > 0) {
-        // sysfs hands the whole value in one read; loop only for odd filesystems
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        while (buf.hasRemaining() && ch.read(buf) > 0) {
+          // sysfs hands the whole value in one read; loop only for odd filesystems
+        }
       }
-    } catch (NoSuchFileException e) {
-      throw new ReadException(file + ": missing");
     } catch (IOException e) {
-      throw new ReadException(file + ": " + e.getMessage(), e);
+      throw Sysfs.explain(file, e);
     }
     buf.flip();
     return parse(buf, file);

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -31,12 +30,10 @@ public final class DefaultRoute {
       try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.US_ASCII)) {
         return parse(r.lines());
       }
-    } catch (NoSuchFileException e) {
-      throw new ReadException(f + ": missing");
-    } catch (ReadException e) {
-      throw e;
-    } catch (IOException | UncheckedIOException e) {
-      throw new ReadException(f + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw Sysfs.explain(f, e);
+    } catch (UncheckedIOException e) {
+      throw Sysfs.explain(f, e.getCause());
     }
   }
 

@@ -71,13 +71,20 @@ public final class Sysfs {
   public static String read(Path file, int maxBytes) throws ReadException {
     try {
       return readBounded(file, maxBytes);
-    } catch (NoSuchFileException e) {
-      throw new ReadException(file + ": missing");
-    } catch (ReadException e) {
-      throw e;
     } catch (IOException e) {
-      throw new ReadException(file + ": " + e.getMessage(), e);
+      throw explain(file, e);
     }
+  }
+
+  /** The read error for {@code file}: a missing file says so, an error already naming it passes through. */
+  static ReadException explain(Path file, IOException e) {
+    if (e instanceof ReadException r) {
+      return r;
+    }
+    if (e instanceof NoSuchFileException) {
+      return new ReadException(file + ": missing");
+    }
+    return new ReadException(file + ": " + e.getMessage(), e);
   }
 
   /**

@@ -202,11 +202,7 @@ class SamplerFixtureTest {
   @Test
   void tunnelRecreatedBetweenSamplesGivesNoNegativeRateAndNoSpike() {
     FixtureTree t = FixtureTree.copy("userspace", dir);
-    Sampler s = sampler(t, OptionalDouble.empty());
-    s.sample();
-    t.traffic("wt0", 100_000_000, 80_000, 0, 0);
-    clock.advanceSeconds(1);
-    assertEquals(100_000_000, s.sample().throughput(Direction.DOWNLOAD), 1e-6);
+    Sampler s = afterOneSecondOfDownload(t, 100_000_000);
     t.recreateInterface("wt0", 31);
     t.traffic("wt0", 40_000_000, 32_000, 0, 0);
     clock.advanceSeconds(1);
@@ -237,11 +233,7 @@ class SamplerFixtureTest {
   @Test
   void aForwardJumpOfTenToTheFifteenBytesIsNoRateNoTotalAndNoPeak() {
     FixtureTree t = FixtureTree.copy("userspace", dir);
-    Sampler s = sampler(t, OptionalDouble.empty());
-    s.sample();
-    t.traffic("wt0", 100_000_000, 80_000, 0, 0);
-    clock.advanceSeconds(1);
-    assertEquals(100_000_000, s.sample().throughput(Direction.DOWNLOAD), 1e-6);
+    Sampler s = afterOneSecondOfDownload(t, 100_000_000);
     t.addCounter("wt0", "tx_bytes", 1_000_000_000_000_000L);
     clock.advanceSeconds(1);
     Sample x = s.sample();
@@ -321,11 +313,7 @@ class SamplerFixtureTest {
   @Test
   void anUnreadableTunnelHasNoRatesIsNotUpAndItsGapIsCountedOnceItReadsAgain() {
     FixtureTree t = FixtureTree.copy("userspace", dir);
-    Sampler s = sampler(t, OptionalDouble.empty());
-    s.sample();
-    t.traffic("wt0", 100_000_000, 80_000, 0, 0);
-    clock.advanceSeconds(1);
-    s.sample();
+    Sampler s = afterOneSecondOfDownload(t, 100_000_000);
     long tx = t.counter("wt0", "tx_bytes");
     t.write(t.netFile("wt0", "statistics/tx_bytes"), "garbage\n");
     for (int i = 0; i < 2; i++) {
@@ -357,6 +345,16 @@ class SamplerFixtureTest {
     assertFalse(x.source("cpu").up());
     assertEquals(List.of(), x.cores());
     assertTrue(Double.isNaN(x.datapathCores()), "kernel datapath CPU needs the softirq time");
+  }
+
+  /** A sampler over {@code t} that has seen a baseline and then one second with {@code bytes} of download. */
+  private Sampler afterOneSecondOfDownload(FixtureTree t, long bytes) {
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.traffic("wt0", bytes, bytes / 1250, 0, 0);
+    clock.advanceSeconds(1);
+    assertEquals(bytes, s.sample().throughput(Direction.DOWNLOAD), 1e-6);
+    return s;
   }
 
   private static void bumpProcess(FixtureTree t, int pid, long utime, long stime) {
