@@ -3,7 +3,7 @@ package dev.headroom.sample;
 /**
  * Pure arithmetic for one kernel counter between two reads.
  *
- * <p>Usage: {@code if (CounterDelta.wentBack(prev, cur)) { reset } else { long d = CounterDelta.of(prev, cur); }}
+ * <p>Usage: {@code long d = CounterDelta.wentBack(prev, cur) ? cur : CounterDelta.of(prev, cur);}
  */
 public final class CounterDelta {
   /**

@@ -21,7 +21,7 @@ import java.util.Arrays;
  * the rates NaN and keeps the baseline, so the next good read spans the gap and totals stay exact. Only the
  * sampling thread calls it.
  *
- * <p>Usage: {@code new InterfaceTracker(1.0).update(reading, nowNanos, 1.25e9); double bps = tracker.rate(InterfaceTracker.TX_BYTES);}
+ * <p>Usage: {@code InterfaceTracker t = new InterfaceTracker(1.0); t.update(reading, nowNanos, 1.25e9); double bps = t.rate(InterfaceTracker.TX_BYTES);}
  */
 public final class InterfaceTracker {
   public static final int RX_BYTES = 0;
