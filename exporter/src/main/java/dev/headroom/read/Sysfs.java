@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -93,19 +94,36 @@ public final class Sysfs {
    */
   public static void requireRegularFile(Path file) throws IOException {
     if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
-      throw new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
+      throw notRegular(file);
     }
   }
 
+  private static ReadException notRegular(Path file) {
+    return new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
+  }
+
   private static String readBounded(Path file, int maxBytes) throws IOException {
-    requireRegularFile(file);
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] b = in.readNBytes(maxBytes + 1);
-      if (b.length > maxBytes) {
-        throw new ReadException(file + ": longer than " + maxBytes + " bytes, not a kernel attribute");
-      }
-      return new String(b, StandardCharsets.US_ASCII);
+    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+    if (!a.isRegularFile()) {
+      throw notRegular(file);
     }
+    // sysfs says 4096 for every attribute and procfs says 0; a fixture's file has its true size. Start
+    // there, so a small file costs one small buffer, and grow only up to the bound.
+    int cap = (int) Math.min(maxBytes + 1L, a.size() > 0 ? a.size() + 1 : 512);
+    byte[] b = new byte[cap];
+    int n = 0;
+    try (InputStream in = Files.newInputStream(file)) {
+      for (int r; (r = in.read(b, n, b.length - n)) >= 0; ) {
+        n += r;
+        if (n > maxBytes) {
+          throw new ReadException(file + ": longer than " + maxBytes + " bytes, not a kernel attribute");
+        }
+        if (n == b.length) {
+          b = Arrays.copyOf(b, (int) Math.min(maxBytes + 1L, 2L * b.length));
+        }
+      }
+    }
+    return new String(b, 0, n, StandardCharsets.US_ASCII);
   }
 
   /**
