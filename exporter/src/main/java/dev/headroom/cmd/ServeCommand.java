@@ -11,7 +11,9 @@ import dev.headroom.serve.web.WebConfigException;
 import dev.headroom.serve.web.WebConfigParser;
 import dev.headroom.serve.web.WebSecurity;
 import io.prometheus.metrics.core.metrics.Gauge;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Instant;
 import java.util.Optional;
@@ -35,6 +37,21 @@ public final class ServeCommand {
       server.close();
       daemon.close();
     }
+  }
+
+  /**
+   * The exporter's own cost, which counts against the peer it measures: CPU, resident memory, open files
+   * ({@code process_*}), heap and non-heap use ({@code jvm_memory_*}) and GC time. The rest of client_java's
+   * JVM families (threads, buffer pools, class loading, JIT, memory-pool allocation, native memory, runtime
+   * info) are left out: each brings JMX classes, a thread dump or a GC listener per scrape for figures an
+   * operator of this exporter does not act on (docs/benchmarks.md measures the difference).
+   *
+   * <p>Usage: {@code ServeCommand.registerOwnCost(registry);}
+   */
+  public static void registerOwnCost(PrometheusRegistry registry) {
+    ProcessMetrics.builder().register(registry);
+    JvmMemoryMetrics.builder().register(registry);
+    JvmGarbageCollectorMetrics.builder().register(registry);
   }
 
   /**
@@ -69,7 +86,7 @@ public final class ServeCommand {
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
     registry.register(new HeadroomCollector(daemon::published, info));
-    JvmMetrics.builder().register(registry);
+    registerOwnCost(registry);
     certificate.ifPresent(c -> Gauge.builder().name("headroom_tls_certificate_expiry_timestamp_seconds")
         .help("When the first certificate of the served TLS chain expires (its notAfter), Unix seconds")
         .register(registry).set(c.expiry().getEpochSecond()));
