@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Serves a generated fleet live: every peer of gen_fleet.py's model as its own scrape target, with the values
-the model gives at the moment of the scrape, so that live scrapes continue the backfilled history seamlessly.
+the model gives at the moment of the scrape (and that moment as the samples' timestamp), so that live scrapes
+continue the backfilled history seamlessly.
 
 Usage: fleet_exporter.py --listen 127.0.0.1:PORT --end EPOCH [--peers 200] [--networks 10] [--sites 2]
   GET /peers/<instance>/metrics   that peer's page (Prometheus text format); 503 once the model says the
@@ -31,7 +32,8 @@ def page(p, families, t):
                 continue
             # job and instance are the target's labels, set by Prometheus; the page carries only the rest.
             lab = ",".join(f'{k}="{val}"' for k, val in labels.items() if k not in ("job", "instance"))
-            lines.append(f"{sample}{{{lab}}} {v!r}" if lab else f"{sample} {v!r}")
+            ms = round(t * 1000)
+            lines.append(f"{sample}{{{lab}}} {v!r} {ms}" if lab else f"{sample} {v!r} {ms}")
         if lines:
             out.append(f"# TYPE {name} {typ}")
             out.extend(lines)
@@ -60,7 +62,9 @@ def main():
             parts = self.path.strip("/").split("/")
             if len(parts) == 3 and parts[0] == "peers" and parts[2] == "metrics" and parts[1] in by_name:
                 p, fams = by_name[parts[1]]
-                t = time.time()
+                # Values carry the time they were computed for (ms, as the exposition format has it), so a
+                # rate over them is the model's slope exactly, however late the scrape was served.
+                t = round(time.time(), 3)
                 if t > p["scraped_until"]:
                     return self.reply(503, b"exporter stopped (fleet scenario)\n", "text/plain")
                 return self.reply(200, page(p, fams, t).encode(), "text/plain; version=0.0.4")

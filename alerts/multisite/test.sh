@@ -11,10 +11,11 @@
 # served live by fleet_exporter.py, plus two real headroom daemons on fixture trees forming Network net-live
 # across both sites: live-a (site-00) at 9x its 10 Mbit/s ceiling, live-b (site-01) idle.
 # History first: 30 minutes of the same model, backfilled into every Prometheus (promtool) and imported into
-# VictoriaMetrics as both replicas of each site would have written it; vmalert's replay evaluates the rules over
-# it and writes ALERTS_FOR_STATE, from which vmalert (remoteRead) and the site Prometheus servers (the
-# series backfilled into their TSDB) restore `for` state at start: the 15-minute `for:` of the planted page
-# has truly elapsed in the data, without 15 minutes of wall time.
+# VictoriaMetrics as both replicas of each site would have written it. Every Prometheus scrapes from the
+# history's end on, so no rate window straddles a gap. vmalert's replay evaluates the rules over the history and
+# writes ALERTS_FOR_STATE; vmalert (remoteRead) restores `for` state from it, and so does each site Prometheus,
+# restarted one replica at a time with its rules and those series backfilled: the 15-minute `for:` of the
+# planted page has truly elapsed in the data, without 15 minutes of wall time.
 # check_multisite.py then proves: replicas deduplicated, central answers equal the one-site Prometheus's,
 # a replica killed mid-run changes no Network answer, and the page reaches the webhook with every field.
 #
@@ -120,16 +121,90 @@ python3 alerts/multisite/history.py prepare --dir "$tmp/h" --end "$end" --export
   || abort "history.py prepare failed" "$tmp/history.log"
 start fleet "http://127.0.0.1:$fleet_port/peers/peer-02-00/metrics" \
   python3 alerts/fleet/fleet_exporter.py --listen "127.0.0.1:$fleet_port" --end "$end" --peers 200 --networks 10 --sites 2
+backfill() { # backfill OM DIR
+  promtool tsdb create-blocks-from openmetrics "$1" "$2" >"$tmp/backfill.log" 2>&1 || abort "backfill of $1 failed" "$tmp/backfill.log"
+}
+backfill "$tmp/h/reference.om" "$tmp/ref"
+for site in site-00 site-01; do
+  backfill "$tmp/h/$site.om" "$tmp/$site-r1"
+  cp -r "$tmp/$site-r1" "$tmp/$site-r2"
+done
+rm -f "$tmp"/h/*.om
 
-# --- VictoriaMetrics: dedup of the HA pairs, history imported ----------------------------------------------
+# --- VictoriaMetrics: dedup of the HA pairs ---------------------------------------------------------------------
 vm=$(port)
 start vm "http://127.0.0.1:$vm/health" victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vm" \
   -retentionPeriod=1 -dedup.minScrapeInterval=15s -relabelConfig="$here/vm-relabel.yml" \
   -search.latencyOffset=2s -search.disableCache -loggerLevel=WARN
+
+# --- receivers: webhook, Alertmanager per sender (alerts/alertmanager.yml, webhook port substituted) --------
+hook=$(port)
+start webhook "http://127.0.0.1:$hook/" python3 "$here/webhook.py" --listen "127.0.0.1:$hook" --out "$tmp/received.jsonl"
+sed "s#http://127.0.0.1:9099/#http://127.0.0.1:$hook/#" alerts/alertmanager.yml >"$tmp/alertmanager.yml"
+[ "$(grep -c "127.0.0.1:$hook/" "$tmp/alertmanager.yml")" -eq 3 ] || abort "alerts/alertmanager.yml no longer has the three 127.0.0.1:9099 receivers"
+am_central=$(port) am_site=$(port)
+for am in central:$am_central site:$am_site; do
+  n=${am%%:*} p=${am#*:}
+  start "am-$n" "http://127.0.0.1:$p/-/ready" prometheus-alertmanager --config.file="$tmp/alertmanager.yml" \
+    --storage.path="$tmp/am-$n" --web.listen-address="127.0.0.1:$p" --web.external-url="http://127.0.0.1:$p/" \
+    --cluster.listen-address= --log.level=warn
+done
+
+# --- the four site Prometheus servers and the one-site reference, scraping from the history's end on ---------
+# A site server starts as scraper and shipper only; it gets its rules once the replay has computed the `for`
+# state it restores (below): an alerting rule evaluated before that would write its own, younger state.
+prom_config() { # prom_config NAME TARGETS RULES EXTRA-YAML
+  cat >"$tmp/$1.yml" <<YAML
+global:
+  scrape_interval: 15s
+  scrape_timeout: 10s
+  evaluation_interval: 15s
+$4
+rule_files: [$3]
+scrape_configs:
+  - job_name: headroom
+    file_sd_configs: [{files: ["$2"]}]
+YAML
+}
+prom_start() { # prom_start NAME DATA PORT
+  start "$1" "http://127.0.0.1:$3/-/ready" prometheus --config.file="$tmp/$1.yml" --storage.tsdb.path="$2" \
+    --web.listen-address="127.0.0.1:$3" --web.external-url="http://127.0.0.1:$3/" --rules.alert.for-grace-period=0s \
+    --storage.remote.flush-deadline=5s --log.level=warn
+}
+site_yaml() { # site_yaml SITE REPLICA
+  cat <<YAML
+  external_labels: {site: $1, replica: "$2"}
+remote_write:
+  - url: http://127.0.0.1:$vm/api/v1/write
+    # Raw series only: the central ruler records its own; a site's partial Network records must not mix in.
+    write_relabel_configs:
+      - {source_labels: [__name__], regex: 'up|headroom_.*', action: keep}
+alerting:
+  # Both replicas send the same alert; without the replica label Alertmanager sees one.
+  alert_relabel_configs:
+    - {action: labeldrop, regex: replica}
+  alertmanagers:
+    - static_configs: [{targets: ['127.0.0.1:$am_site']}]
+YAML
+}
+ref_port=$(port)
+prom_config ref "$tmp/h/targets-all.json" "\"$rules\"" ""
+prom_start ref "$tmp/ref" "$ref_port"
+for site in site-00 site-01; do
+  for r in 1 2; do
+    p=$(port)
+    eval "${site//-/_}_r${r}_port=$p"
+    prom_config "$site-r$r" "$tmp/h/targets-$site.json" "" "$(site_yaml "$site" "$r")"
+    prom_start "$site-r$r" "$tmp/$site-r$r" "$p"
+  done
+done
+
+# --- history into VictoriaMetrics, as both replicas of each site would have written it --------------------------
 curl -sf --data-binary "@$tmp/h/vm-import.jsonl" "http://127.0.0.1:$vm/api/v1/import" >"$tmp/import.log" 2>&1 \
   || abort "importing the history into VictoriaMetrics failed" "$tmp/import.log"
 curl -sf "http://127.0.0.1:$vm/internal/force_flush" >/dev/null || abort "VictoriaMetrics force_flush failed"
 pass "history imported into VictoriaMetrics ($(wc -l <"$tmp/h/vm-import.jsonl") series: each site's peers from both replicas)"
+rm -f "$tmp/h/vm-import.jsonl"
 
 # --- vmalert replay over the history: recording rules and ALERTS_FOR_STATE ---------------------------------
 iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
@@ -162,64 +237,14 @@ curl -sf "http://127.0.0.1:$vm/api/v1/export" -d 'match[]=ALERTS_FOR_STATE' >"$t
 python3 alerts/multisite/history.py for-state --dir "$tmp/h" <"$tmp/for-state.jsonl" >"$tmp/for-state.log" 2>&1 \
   || abort "no ALERTS_FOR_STATE after the replay" "$tmp/for-state.log"
 
-# --- backfill every Prometheus ------------------------------------------------------------------------------
-backfill() { # backfill OM DIR
-  promtool tsdb create-blocks-from openmetrics "$1" "$2" >"$tmp/backfill.log" 2>&1 || abort "backfill of $1 failed" "$tmp/backfill.log"
-}
-backfill "$tmp/h/reference.om" "$tmp/ref"
-for site in site-00 site-01; do
-  backfill "$tmp/h/$site.om" "$tmp/$site-r1"
-  cp -r "$tmp/$site-r1" "$tmp/$site-r2"
-done
-rm -f "$tmp"/h/*.om "$tmp/h/vm-import.jsonl"
-
-# --- receivers: webhook, Alertmanager per sender (alerts/alertmanager.yml, webhook port substituted) --------
-hook=$(port)
-start webhook "http://127.0.0.1:$hook/" python3 "$here/webhook.py" --listen "127.0.0.1:$hook" --out "$tmp/received.jsonl"
-sed "s#http://127.0.0.1:9099/#http://127.0.0.1:$hook/#" alerts/alertmanager.yml >"$tmp/alertmanager.yml"
-[ "$(grep -c "127.0.0.1:$hook/" "$tmp/alertmanager.yml")" -eq 3 ] || abort "alerts/alertmanager.yml no longer has the three 127.0.0.1:9099 receivers"
-am_central=$(port) am_site=$(port)
-for am in central:$am_central site:$am_site; do
-  n=${am%%:*} p=${am#*:}
-  start "am-$n" "http://127.0.0.1:$p/-/ready" prometheus-alertmanager --config.file="$tmp/alertmanager.yml" \
-    --storage.path="$tmp/am-$n" --web.listen-address="127.0.0.1:$p" --web.external-url="http://127.0.0.1:$p/" \
-    --cluster.listen-address= --log.level=warn
-done
-
-# --- the four site Prometheus servers and the one-site reference --------------------------------------------
-prom() { # prom NAME DATA TARGETS EXTRA-YAML
-  local p; p=$(port)
-  cat >"$tmp/$1.yml" <<YAML
-global:
-  scrape_interval: 15s
-  scrape_timeout: 10s
-  evaluation_interval: 15s
-$4
-rule_files: ["$rules"]
-scrape_configs:
-  - job_name: headroom
-    file_sd_configs: [{files: ["$3"]}]
-YAML
-  start "$1" "http://127.0.0.1:$p/-/ready" prometheus --config.file="$tmp/$1.yml" --storage.tsdb.path="$2" \
-    --web.listen-address="127.0.0.1:$p" --web.external-url="http://127.0.0.1:$p/" --rules.alert.for-grace-period=0s --storage.remote.flush-deadline=5s \
-    --log.level=warn
-  eval "${1//-/_}_port=$p"
-}
-prom ref "$tmp/ref" "$tmp/h/targets-all.json" ""
+# --- the site servers take their rules: one replica at a time, so each site keeps shipping ---------------------
 for site in site-00 site-01; do
   for r in 1 2; do
-    prom "$site-r$r" "$tmp/$site-r$r" "$tmp/h/targets-$site.json" "  external_labels: {site: $site, replica: \"$r\"}
-remote_write:
-  - url: http://127.0.0.1:$vm/api/v1/write
-    # Raw series only: the central ruler records its own; a site's partial Network records must not mix in.
-    write_relabel_configs:
-      - {source_labels: [__name__], regex: 'up|headroom_.*', action: keep}
-alerting:
-  # Both replicas send the same alert; without the replica label Alertmanager sees one.
-  alert_relabel_configs:
-    - {action: labeldrop, regex: replica}
-  alertmanagers:
-    - static_configs: [{targets: ['127.0.0.1:$am_site']}]"
+    name=$site-r$r pid_var=${site//-/_}_r${r}_pid port_var=${site//-/_}_r${r}_port
+    kill "${!pid_var}"; wait "${!pid_var}" 2>/dev/null
+    backfill "$tmp/h/for-state.om" "$tmp/$name"
+    prom_config "$name" "$tmp/h/targets-$site.json" "\"$rules\"" "$(site_yaml "$site" "$r")"
+    prom_start "$name" "$tmp/$name" "${!port_var}"
   done
 done
 
@@ -231,7 +256,8 @@ start vmalert "http://127.0.0.1:$vmalert_port/-/healthy" vmalert -rule="$rules" 
   -httpListenAddr="127.0.0.1:$vmalert_port" -external.url="http://127.0.0.1:$vmalert_port" \
   -remoteWrite.flushInterval=1s -loggerLevel=WARN
 echo "# vm 127.0.0.1:$vm vmalert :$vmalert_port am central :$am_central site :$am_site webhook :$hook" \
-     "ref :$ref_port site-00 :$site_00_r1_port/:$site_00_r2_port site-01 :$site_01_r1_port/:$site_01_r2_port"
+     "ref :$ref_port site-00 :$site_00_r1_port/:$site_00_r2_port site-01 :$site_01_r1_port/:$site_01_r2_port" \
+     "(history ended $(( $(date +%s) - end ))s ago)"
 
 # MULTISITE_HOLD=SECONDS keeps everything running that long before the checks, to look at it by hand.
 [ -n "${MULTISITE_HOLD:-}" ] && { echo "# holding ${MULTISITE_HOLD}s"; sleep "$MULTISITE_HOLD" & wait $!; }
@@ -241,9 +267,8 @@ python3 "$here/check_multisite.py" --expect "$tmp/h/expected.json" --vm "http://
   --site "site-01-r1=http://127.0.0.1:$site_01_r1_port" --site "site-01-r2=http://127.0.0.1:$site_01_r2_port" \
   --kill "site-00-r1=$site_00_r1_pid" --am-central "http://127.0.0.1:$am_central" --am-site "http://127.0.0.1:$am_site" \
   --received "$tmp/received.jsonl" --live-a "http://127.0.0.1:$live_a" --runbooks docs/runbooks.md \
-  >"$tmp/check.log" 2>&1
-rc=$?
-grep -v '^checks:' "$tmp/check.log"
+  2>&1 | tee "$tmp/check.log" | grep -v '^checks:'
+rc=${PIPESTATUS[0]}
 line=$(grep '^checks:' "$tmp/check.log" | tail -1)
 if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
   passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
@@ -253,7 +278,7 @@ else
 fi
 if [ "$failed" -ne 0 ]; then
   for log in vm vmalert am-central am-site site-00-r1 site-00-r2 ref replay; do
-    [ -s "$tmp/$log.log" ] && { echo "# $log log (last lines):"; tail -5 "$tmp/$log.log" | sed 's/^/#   /'; }
+    [ -s "$tmp/$log.log" ] && { echo "# $log log (last lines):"; tail -5 "$tmp/$log.log" | cut -c1-300 | sed 's/^/#   /'; }
   done
 fi
 finish
