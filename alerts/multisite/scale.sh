@@ -26,34 +26,7 @@ rounds=6
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/headroom-multisite-scale.XXXXXX")
 pids=()
-cleanup() {
-  local i
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-taken=" "
-port() {
-  local p
-  while :; do
-    p=$(( 21000 + RANDOM % 8000 ))
-    case "$taken" in *" $p "*) continue ;; esac
-    python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', $p))" 2>/dev/null || continue
-    taken="$taken$p "; echo "$p"; return
-  done
-}
-wait_http() {
-  local i
-  for i in $(seq 1 120); do
-    kill -0 "$2" 2>/dev/null || return 1
-    curl -sf -o /dev/null --max-time 2 "$1" && return 0
-    sleep 0.5
-  done
-  return 1
-}
+. "$here/lib.sh"
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }   # utime + stime, clock ticks
 
 # --- series per peer ------------------------------------------------------------------------------------------
@@ -66,7 +39,7 @@ java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" serve --web.li
 pids+=($!)
 python3 exporter/src/test/dashboards/advance.py "$tmp/peer:11500000:4000000" >/dev/null 2>&1 &
 pids+=($!)
-wait_http "http://127.0.0.1:$p/-/ready" "${pids[0]}" || { echo "scale: exporter did not start" >&2; exit 1; }
+wait_http "http://127.0.0.1:$p/-/ready" "${pids[0]}" 60 || { echo "scale: exporter did not start" >&2; exit 1; }
 sleep 3
 curl -sf "http://127.0.0.1:$p/metrics" | grep -v '^#' >"$tmp/page"
 all=$(wc -l <"$tmp/page")
@@ -86,7 +59,7 @@ for n in "${sizes[@]}"; do
   victoria-metrics -storageDataPath="$tmp/vm-$n" -httpListenAddr="127.0.0.1:$vm" -retentionPeriod=1 \
     -dedup.minScrapeInterval=15s -search.latencyOffset=2s -loggerLevel=WARN >"$tmp/vm-$n.log" 2>&1 &
   vm_pid=$!; pids+=($vm_pid)
-  wait_http "http://127.0.0.1:$vm/health" "$vm_pid"
+  wait_http "http://127.0.0.1:$vm/health" "$vm_pid" 60
   t0=$(date +%s.%N)
   curl -sf --data-binary "@$tmp/fleet.jsonl" "http://127.0.0.1:$vm/api/v1/import"
   curl -sf "http://127.0.0.1:$vm/internal/force_flush" >/dev/null
@@ -96,7 +69,7 @@ for n in "${sizes[@]}"; do
   vmalert -rule=alerts/headroom-rules.yml -datasource.url="http://127.0.0.1:$vm" -remoteWrite.url="http://127.0.0.1:$vm" \
     -evaluationInterval=15s -disableAlertgroupLabel -httpListenAddr="127.0.0.1:$va" -loggerLevel=WARN >"$tmp/va-$n.log" 2>&1 &
   va_pid=$!; pids+=($va_pid)
-  wait_http "http://127.0.0.1:$va/-/healthy" "$va_pid"
+  wait_http "http://127.0.0.1:$va/-/healthy" "$va_pid" 60
   # Two rounds to settle (records feed the next group), then measure.
   sleep 32
   curl -sf "http://127.0.0.1:$va/metrics" >"$tmp/m0"

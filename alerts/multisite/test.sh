@@ -45,38 +45,7 @@ done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/headroom-multisite.XXXXXX")
 pids=()
-cleanup() {
-  local pid
-  local i
-  # Newest first: the Prometheus servers go before the VictoriaMetrics they write to.
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# Ports below the kernel's ephemeral range (32768+), so that nobody's port-0 listener takes one between our
-# choice and our bind; each is checked free and used once.
-taken=" "
-port() {
-  local p
-  while :; do
-    p=$(( 21000 + RANDOM % 8000 ))
-    case "$taken" in *" $p "*) continue ;; esac
-    python3 -c "import socket,sys; s=socket.socket(); s.bind(('127.0.0.1', $p))" 2>/dev/null || continue
-    taken="$taken$p "; echo "$p"; return
-  done
-}
-wait_http() { # wait_http URL PID SECONDS
-  local i
-  for i in $(seq 1 $(( $3 * 2 ))); do
-    kill -0 "$2" 2>/dev/null || return 1
-    curl -sf -o /dev/null --max-time 2 "$1" && return 0
-    sleep 0.5
-  done
-  return 1
-}
+. "$here/lib.sh"
 start() { # start NAME READY-URL command...: runs it in the background, logs to $tmp/NAME.log, waits for READY-URL
   local name=$1 url=$2; shift 2
   "$@" >"$tmp/$name.log" 2>&1 &
