@@ -12,7 +12,7 @@
 #
 # Usage: bash alerts/multisite/scale.sh [--write-docs] [PEERS ...]     (default 1000 10000)
 #   --write-docs replaces the block between the multisite-scale markers in docs/alerts.md with the result.
-# Needs victoria-metrics (vmalert), java 17, python3, curl. Takes about 5 minutes for both sizes.
+# Needs victoria-metrics (vmalert), prometheus-alertmanager, java 17, python3, curl. Takes about 5 minutes for both sizes.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,6 +50,13 @@ echo "scale: series per peer: $all served, $headroom headroom_*, $shipped shippe
 echo "scale: samples/s per 1,000 peers at a 15 s scrape: $per_k per site replica, $((2 * ${per_k})) for an HA pair before dedup"
 
 # --- rule evaluation on the central store -------------------------------------------------------------------------
+# vmalert needs somewhere to send its alerts: an Alertmanager that delivers nowhere.
+am=$(port)
+printf 'route: {receiver: sink}\nreceivers: [{name: sink}]\n' >"$tmp/am.yml"
+prometheus-alertmanager --config.file="$tmp/am.yml" --storage.path="$tmp/am" --web.listen-address="127.0.0.1:$am" \
+  --cluster.listen-address= --log.level=warn >"$tmp/am.log" 2>&1 &
+pids+=($!)
+wait_http "http://127.0.0.1:$am/-/ready" "$!" 60 || { echo "scale: alertmanager did not start" >&2; exit 1; }
 rows=""
 for n in "${sizes[@]}"; do
   nets=$((n / 20))
@@ -67,7 +74,8 @@ for n in "${sizes[@]}"; do
   series=$(wc -l <"$tmp/fleet.jsonl")
   rm -f "$tmp/fleet.jsonl"
   vmalert -rule=alerts/headroom-rules.yml -datasource.url="http://127.0.0.1:$vm" -remoteWrite.url="http://127.0.0.1:$vm" \
-    -evaluationInterval=15s -disableAlertgroupLabel -httpListenAddr="127.0.0.1:$va" -loggerLevel=WARN >"$tmp/va-$n.log" 2>&1 &
+    -notifier.url="http://127.0.0.1:$am" -evaluationInterval=15s -disableAlertgroupLabel \
+    -httpListenAddr="127.0.0.1:$va" -loggerLevel=WARN >"$tmp/va-$n.log" 2>&1 &
   va_pid=$!; pids+=($va_pid)
   wait_http "http://127.0.0.1:$va/-/healthy" "$va_pid" 60
   # Two rounds to settle (records feed the next group), then measure.
