@@ -142,7 +142,7 @@ a site Prometheus ships **$shipped** per peer to the centre (\`headroom_*\` + \`
 **$per_k samples/s per 1,000 peers** per site replica, $((2 * per_k)) for an HA pair before VictoriaMetrics
 drops the duplicate.
 
-Rule evaluation on the central store (VictoriaMetrics $(victoria-metrics --version 2>&1 | grep -o 'v[0-9.]*' | head -1) single node + vmalert, every 15 s, the generated
+Rule evaluation on the central store (VictoriaMetrics $(dpkg-query -W -f='${Version}' victoria-metrics 2>/dev/null) single node + vmalert, every 15 s, the generated
 fleet's 19 series per peer, $rounds rounds after two to settle; load average at the end of the run; 2 shared vCPUs):
 
 | peers | Networks | series imported | import | peer rules | Network rules | peer alerts | Network alerts | all groups | CPU per round (VM + vmalert) | load |
