@@ -20,6 +20,8 @@ public final class ReferenceProfile {
 
   /** Past this many cores a kernel peer gains little: add a peer, not cores. Upload is flat from here. */
   public static final int KNEE_CORES = 16;
+  /** The largest machine the tables were measured on. */
+  public static final int TABLE_TOP_CORES = 64;
   /** Userspace (wireguard-go) stops gaining from 4 cores: it uses ~3-5 cores however many there are. */
   public static final int USERSPACE_KNEE_CORES = 4;
   /** Bytes a packet gains on the underlay: 32 WireGuard + 8 UDP + 20 IPv4 + 14 Ethernet. */
@@ -68,15 +70,17 @@ public final class ReferenceProfile {
       basis.append(")");
     }
     double bytes = Units.bytesPerSecond(gbps * factor);
+    boolean capped = false;
     if (lineRateBytesPerSecond.isPresent()) {
       double cap = innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu);
       if (cap < bytes) {
         bytes = cap;
+        capped = true;
         basis.append(", capped by ").append(Units.num(Units.gbps(lineRateBytesPerSecond.getAsDouble()), 2))
             .append(" Gbps NIC");
       }
     }
-    return new Ceiling(bytes, CeilingSource.REFERENCE, basis.toString());
+    return new Ceiling(bytes, CeilingSource.REFERENCE, basis.toString(), capped);
   }
 
   /** The table figure in Gbps at MTU 1280 with no NIC cap, interpolated by cores. ABSENT reads the kernel table. */
