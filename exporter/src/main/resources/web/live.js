@@ -33,6 +33,7 @@
     var t = s.tunnel, u = s.underlay, f = t.interface;
     f += t.present ? ' · ' + t.datapath + ' datapath · MTU ' + t.mtu : ' absent';
     f += ' · ' + s.cpu.online + ' cores';
+    if (s.cpu.quota_cores != null) f += ' (quota ' + trim(s.cpu.quota_cores) + ')';
     if (u.present) {
       f += ' · ' + u.interface;
       if (u.line_rate_bytes_per_second > 0) f += ' ' + trim(u.line_rate_bytes_per_second * 8 / 1e9) + ' Gbps (' + u.line_rate_source + ')';

@@ -8,7 +8,9 @@ import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.Thresholds;
+import dev.headroom.read.CpuQuota;
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.ReadException;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.read.wg.NetbirdStatusReader;
 import java.io.IOException;
@@ -40,6 +42,10 @@ public final class Daemon implements AutoCloseable {
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
+  private final CpuQuota quota;
+  private final double flowCap;
+  private final boolean jumboPath;
+  private String quotaProblem;
   private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
   private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
@@ -58,6 +64,9 @@ public final class Daemon implements AutoCloseable {
     this.sampler = new Sampler(
         config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), System::nanoTime);
     this.profileFile = config.profileFile();
+    this.quota = new CpuQuota(config.cgroupfs());
+    this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
+    this.jumboPath = config.underlayJumboPath();
     this.classifier = new Classifier(Thresholds.defaults().withCpuSaturation(config.cpuSaturation()),
         loadProfile(), new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload()));
     this.profileCheckedAt = System.nanoTime();
@@ -113,7 +122,7 @@ public final class Daemon implements AutoCloseable {
           classifier.setProfile(loadProfile());
         }
       }
-      Judgement j = classifier.observe(Observations.from(s));
+      Judgement j = classifier.observe(Observations.from(s, cpuQuota(), flowCap, jumboPath));
       Published p = new Published(s, j, peaks, netbird.get());
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
@@ -122,6 +131,21 @@ public final class Daemon implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       // A bug in one pass must not end sampling; readiness turns false if it keeps happening.
       log.error("sampling pass failed", e);
+    }
+  }
+
+  /** The cgroup CPU quota in cores, NaN for none; a bad file is logged once and read as no quota. */
+  private double cpuQuota() {
+    try {
+      double q = quota.cores();
+      quotaProblem = null;
+      return q;
+    } catch (ReadException e) {
+      if (!e.getMessage().equals(quotaProblem)) {
+        log.warn("ignoring the CPU quota: {}", e.getMessage());
+      }
+      quotaProblem = e.getMessage();
+      return Double.NaN;
     }
   }
 

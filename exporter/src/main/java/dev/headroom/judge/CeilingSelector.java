@@ -39,7 +39,8 @@ public final class CeilingSelector {
       return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped);
     }
     // Unknown online cores: the number of cores that reported busy ratios is the next best count.
-    int cores = o.onlineCores() > 0 ? o.onlineCores() : o.coreBusy().length;
+    // Under a CPU quota the peer has fractional cores: the table is read between its rows.
+    double cores = o.onlineCores() > 0 || o.coreBusy().length > 0 ? Classifier.peerCores(o) : 0;
     Ceiling ref = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
     return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
   }

@@ -50,8 +50,8 @@ public final class ReferenceProfile {
   static final double USERSPACE_JUMBO_FACTOR = 2.5;
 
   /** The ceiling for a peer of this shape, from the tables alone. */
-  public static Ceiling ceiling(Datapath datapath, int onlineCores, int tunnelMtu, OptionalDouble lineRateBytesPerSecond,
-      Direction direction) {
+  public static Ceiling ceiling(Datapath datapath, double onlineCores, int tunnelMtu,
+      OptionalDouble lineRateBytesPerSecond, Direction direction) {
     boolean userspace = datapath == Datapath.USERSPACE;
     StringBuilder basis = new StringBuilder("reference: ");
     basis.append(userspace ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard");
@@ -84,7 +84,7 @@ public final class ReferenceProfile {
   }
 
   /** The table figure in Gbps at MTU 1280 with no NIC cap, interpolated by cores. ABSENT reads the kernel table. */
-  public static double tableGbps(Datapath datapath, int onlineCores, Direction direction) {
+  public static double tableGbps(Datapath datapath, double onlineCores, Direction direction) {
     boolean down = direction == Direction.DOWNLOAD;
     if (datapath == Datapath.USERSPACE) {
       return interpolate(USERSPACE_CORES, down ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS, onlineCores);
@@ -150,11 +150,11 @@ public final class ReferenceProfile {
     return ys[last];
   }
 
-  private static String coresText(double[] rows, int cores) {
+  private static String coresText(double[] rows, double cores) {
     if (cores <= 0) {
       return "cores unknown (1-core row)";
     }
-    String c = cores + (cores == 1 ? " core" : " cores");
+    String c = Units.num(cores, 2) + (cores == 1 ? " core" : " cores");
     if (cores < rows[0]) {
       return c;
     }

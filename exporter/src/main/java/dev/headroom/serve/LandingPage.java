@@ -145,6 +145,9 @@ public final class LandingPage {
       f.append(" absent");
     }
     f.append(" · ").append(s.onlineCores()).append(" cores");
+    if (j != null && !Double.isNaN(j.observation().cpuQuotaCores())) {
+      f.append(" (quota ").append(trim(j.observation().cpuQuotaCores())).append(')');
+    }
     if (s.underlay().present()) {
       f.append(" · ").append(s.underlay().name());
       if (s.lineRateBytesPerSecond() > 0) {

@@ -63,6 +63,8 @@ public final class StatusJson {
     Core hot = s.hottestCore();
     w.field("hottest_busy", hot == null ? Double.NaN : hot.busy());
     w.field("saturated", s.saturatedCores(info.saturation()));
+    // The cgroup quota (cpu.max) as fractional cores, null when there is none; the judge's usable cores follow it.
+    w.field("quota_cores", p.judgement() == null ? Double.NaN : p.judgement().observation().cpuQuotaCores());
     w.name("cores").array();
     for (Core c : s.cores()) {
       w.object().field("cpu", c.cpu()).field("online", c.online()).field("busy", c.busy());
