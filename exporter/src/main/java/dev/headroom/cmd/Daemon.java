@@ -141,12 +141,17 @@ public final class Daemon implements AutoCloseable {
       quotaProblem = null;
       return q;
     } catch (ReadException e) {
-      if (!e.getMessage().equals(quotaProblem)) {
-        log.warn("ignoring the CPU quota: {}", e.getMessage());
-      }
-      quotaProblem = e.getMessage();
+      quotaProblem = warnOnce(quotaProblem, "ignoring the CPU quota", e);
       return Double.NaN;
     }
+  }
+
+  /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */
+  private static String warnOnce(String previous, String what, IOException e) {
+    if (!e.getMessage().equals(previous)) {
+      log.warn("{}: {}", what, e.getMessage());
+    }
+    return e.getMessage();
   }
 
   /**
@@ -168,10 +173,7 @@ public final class Daemon implements AutoCloseable {
       profileProblem = null;
       return p;
     } catch (IOException e) {
-      if (!e.getMessage().equals(profileProblem)) {
-        log.warn("ignoring profile file: {}", e.getMessage());
-      }
-      profileProblem = e.getMessage();
+      profileProblem = warnOnce(profileProblem, "ignoring profile file", e);
       return null;
     }
   }
