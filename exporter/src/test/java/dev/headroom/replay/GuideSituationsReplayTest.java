@@ -203,6 +203,64 @@ class GuideSituationsReplayTest {
         "--underlay.jumbo-path=true");
   }
 
+  /**
+   * The UAPI reply of a userspace peer whose tunnels move at the given download Gbps each (upload a tenth), with
+   * these endpoints and a handshake a few seconds old, as wireguard-go answers {@code get=1}.
+   */
+  private static java.util.function.Supplier<String> tunnels(double[] downGbps, String... endpoints) {
+    long t0 = System.nanoTime();
+    return () -> {
+      double s = (System.nanoTime() - t0) / 1e9;
+      long now = System.currentTimeMillis() / 1000;
+      StringBuilder b = new StringBuilder("private_key=" + "a".repeat(64) + "\nlisten_port=51820\n");
+      for (int i = 0; i < endpoints.length; i++) {
+        long tx = (long) (downGbps[i] * 1e9 / 8 * s);
+        b.append("public_key=").append(String.format("%064x", i + 1)).append('\n')
+            .append("endpoint=").append(endpoints[i]).append('\n')
+            .append("last_handshake_time_sec=").append(now - 5).append("\nlast_handshake_time_nsec=0\n")
+            .append("tx_bytes=").append(tx).append("\nrx_bytes=").append(tx / 10).append('\n')
+            .append("persistent_keepalive_interval=25\nallowed_ip=10.99.").append(i).append(".2/32\n");
+      }
+      return b.append("errno=0\n").toString();
+    };
+  }
+
+  @Test
+  void userspacePeerAtItsPlateauWithEveryUserOnAPrivateJumboPathIsToldToRaiseTheMtu() throws Exception {
+    peer = ReplayPeer.userspace(dir.resolve("tree"), 4).line(25_000, 9001);
+    try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
+        tunnels(new double[] {3.25, 3.25}, "10.0.0.2:51820", "10.0.0.3:51820"))) {
+      replay(ReplayPeer.Load.tunnel(6.5, 0.65, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
+          Expect.of("cpu_bound", "at_ceiling", "headroom", "room",
+              "enable_kernel_wireguard/download/userspace_bound", "scale_out/download/userspace_bound",
+              "raise_mtu/both/jumbo_path"),
+          "--census.interval=500ms");
+    }
+  }
+
+  @Test
+  void theSamePeerWithOneUserAcrossTheInternetKeepsTheDefaultMtu() throws Exception {
+    peer = ReplayPeer.userspace(dir.resolve("tree"), 4).line(25_000, 9001);
+    try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
+        tunnels(new double[] {3.25, 3.25}, "10.0.0.2:51820", "3.120.4.5:51820"))) {
+      replay(ReplayPeer.Load.tunnel(6.5, 0.65, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
+          Expect.of("cpu_bound", "at_ceiling", "headroom", "room",
+              "enable_kernel_wireguard/download/userspace_bound", "scale_out/download/userspace_bound"),
+          "--census.interval=500ms");
+    }
+  }
+
+  @Test
+  void aTunnelAtTheCloudsSingleFlowCapIsSingleTunnelBound() throws Exception {
+    peer = ReplayPeer.userspace(dir.resolve("tree"), 8).line(25_000, 1500);
+    try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
+        tunnels(new double[] {1.95, 0.5, 0.5}, "3.1.1.1:51820", "3.1.1.2:51820", "3.1.1.3:51820"))) {
+      replay(ReplayPeer.Load.tunnel(2.95, 0.295, 1280, busy(8, 0.15), 1.2),
+          Expect.of("single_tunnel_bound", "flow_cap", "headroom", "room", "none/both/one_tunnel"),
+          "--census.interval=500ms", "--underlay.flow-cap=2gbit");
+    }
+  }
+
   @Test
   void sixtyFourCoresAtJumboMtuFillingOneHundredGigabitIsLinkBoundAndScalesOut() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 64).line(100_000, 9001).tunnelMtu(8920);
