@@ -6,6 +6,8 @@ import static dev.headroom.judge.Units.pct;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Puts a {@link Judgement}'s facts into words, for the live page, {@code /api/v1/status} and {@code check}. It
@@ -15,6 +17,10 @@ import dev.headroom.sample.Direction;
  */
 public final class Explainer {
   private Explainer() {}
+
+  /** Grounds about the peer as a whole, never about one direction. */
+  private static final Set<Ground> PEER_WIDE =
+      EnumSet.of(Ground.ROOM, Ground.ONE_TUNNEL, Ground.USERSPACE_NEAR_PLATEAU, Ground.JUMBO_PATH);
 
   /** The verdict as a heading: "Link-bound", "At its CPU ceiling", ... */
   public static String headline(DirectionJudgement j) {
@@ -102,11 +108,9 @@ public final class Explainer {
   public static String advice(Judgement jm, AdviceItem a) {
     Observation o = jm.observation();
     int cores = coresForTable(jm);
-    String who = a.about().map(d -> d.label() + " ").orElse(
-        a.ground() == Ground.LINK_FULL_CPU_ROOM || a.ground() == Ground.LARGEST_NIC
-            || a.ground() == Ground.LINK_AND_CPU_FULL || a.ground() == Ground.PAST_KNEE
-            || a.ground() == Ground.BELOW_KNEE || a.ground() == Ground.USERSPACE_BOUND
-            || a.ground() == Ground.USERSPACE_BELOW_KNEE ? "download and upload " : "");
+    // Without a direction, advice on a per-direction ground came from both (the classifier merged them).
+    String who = a.about().map(d -> d.label() + " ")
+        .orElse(PEER_WIDE.contains(a.ground()) ? "" : "download and upload ");
     Direction d = a.about().orElse(Direction.DOWNLOAD);
     String line = o.lineRate().isPresent() ? gbpsText(o.lineRate().getAsDouble()) : "its line rate";
     return switch (a.ground()) {
@@ -140,7 +144,7 @@ public final class Explainer {
           + " its own Network";
       case LINK_AND_CPU_FULL -> who + "fills the " + line + " NIC and the CPU is saturated too (" + cpuText(jm)
           + "): a bigger NIC alone would not help; add a routing peer";
-      case LINK_FULL_CPU_ROOM -> who + "fills the " + line + " NIC while the CPU has room (" + cpuText(jm)
+      case LINK_FULL_CPU_ROOM -> who + (a.about().isPresent() ? "fills" : "fill") + " the " + line + " NIC while the CPU has room (" + cpuText(jm)
           + "); the reference says " + cores + " cores need a " + num(ReferenceProfile.interfaceGbps(cores), 1)
           + " Gbps interface";
       case JUMBO_PATH -> "the path carries jumbo frames (underlay MTU " + o.underlayMtu() + ") but the tunnel runs at "
