@@ -259,7 +259,7 @@ public final class SizeCommand {
     OptionalDouble lineRate = OptionalDouble.empty();
     if (f.containsKey("--line-rate")) {
       try {
-        lineRate = OptionalDouble.of(Units.gbps(dev.headroom.config.Units.bitRateToBytes(f.get("--line-rate"),
+        lineRate = OptionalDouble.of(Units.gbps(dev.headroom.config.Quantities.bitRateToBytes(f.get("--line-rate"),
             "--line-rate")));
       } catch (dev.headroom.config.ConfigException e) {
         throw new UsageException(e.getMessage());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.cmd.ServeCommand;
 import dev.headroom.config.ConfigParser;
-import dev.headroom.json.JsonParser;
+import dev.headroom.json.Json;
 import dev.headroom.testing.Scrape;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,7 +82,7 @@ class GuideSituationsReplayTest {
 
   @SuppressWarnings("unchecked")
   private Seen read(int port) {
-    Map<String, Object> s = JsonParser.parseObject(Scrape.get(port, "/api/v1/status").body());
+    Map<String, Object> s = Json.tree(Scrape.get(port, "/api/v1/status").body());
     Map<String, Object> v = (Map<String, Object>) s.get("verdict");
     if (v == null) {
       return null;
