@@ -21,7 +21,9 @@ import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.serve.Published;
+import dev.headroom.serve.SamplerTiming;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -54,6 +56,9 @@ public final class Daemon implements AutoCloseable {
   private long profileCheckedAt;
   private String profileProblem;
   private final ScheduledExecutorService thread;
+  private final Cadence cadence;
+  private SamplerTiming timing = SamplerTiming.NONE;
+  private long skippedSeen;
   private final ScheduledExecutorService netbirdThread;
   private final AtomicReference<Published> published = new AtomicReference<>();
   private final Published.ScrapePeaks peaks;
@@ -70,6 +75,7 @@ public final class Daemon implements AutoCloseable {
     this.classifier = new Classifier(Thresholds.defaults().withCpuSaturation(config.cpuSaturation()),
         loadProfile(), new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload()));
     this.profileCheckedAt = System.nanoTime();
+    this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
     this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD));
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "headroom-sampler");
@@ -93,10 +99,8 @@ public final class Daemon implements AutoCloseable {
   public static Daemon start(Config config) {
     Daemon d = new Daemon(config);
     // The baseline at once and the first rate a quarter second later, so a new daemon is ready (has rates)
-    // well within two seconds of start; from then on one sample per interval.
-    long interval = config.sampleInterval().toNanos();
+    // well within two seconds of start; from then on one sample per interval (see Cadence).
     d.thread.execute(d::tick);
-    d.thread.scheduleAtFixedRate(d::tick, Math.min(interval, FIRST_RATE_AFTER_NANOS), interval, TimeUnit.NANOSECONDS);
     if (d.netbirdReader != null) {
       d.netbirdThread.scheduleWithFixedDelay(d::readNetbird, 0, config.netbirdInterval().toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -113,7 +117,11 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void tick() {
+    long late = cadence.begin(System.nanoTime());
     try {
+      long skipped = cadence.skipped();
+      timing = timing.observe(late / 1e9, skipped - skippedSeen);
+      skippedSeen = skipped;
       Sample s = sampler.sample();
       if (s.monotonicNanos() - profileCheckedAt >= PROFILE_CHECK_NANOS) {
         profileCheckedAt = s.monotonicNanos();
@@ -123,7 +131,7 @@ public final class Daemon implements AutoCloseable {
         }
       }
       Judgement j = classifier.observe(Observations.from(s, cpuQuota(), flowCap, jumboPath));
-      Published p = new Published(s, j, peaks, netbird.get());
+      Published p = new Published(s, j, peaks, netbird.get(), timing);
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
         l.accept(p);
@@ -131,6 +139,12 @@ public final class Daemon implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       // A bug in one pass must not end sampling; readiness turns false if it keeps happening.
       log.error("sampling pass failed", e);
+    } finally {
+      try {
+        thread.schedule(this::tick, cadence.advance(System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException closed) {
+        // close() ran: no more samples
+      }
     }
   }
 

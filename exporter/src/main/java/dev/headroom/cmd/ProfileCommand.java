@@ -54,7 +54,9 @@ public final class ProfileCommand {
       long lastPrint = 0;
       while (!stop.get() && System.nanoTime() < deadline && !session.done()) {
         Published p = samples.poll(200, TimeUnit.MILLISECONDS);
-        if (p == null || !p.sample().complete()) {
+        // An interval whose rate is unknown (unreadable or implausible counters) is no point on the curve.
+        if (p == null || !p.sample().complete() || Double.isNaN(p.sample().throughput(Direction.DOWNLOAD))
+            || Double.isNaN(p.sample().throughput(Direction.UPLOAD))) {
           continue;
         }
         Sample s = p.sample();

@@ -9,7 +9,9 @@ import dev.headroom.serve.web.WebConfig;
 import dev.headroom.serve.web.WebConfigException;
 import dev.headroom.serve.web.WebConfigParser;
 import dev.headroom.serve.web.WebSecurity;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,21 @@ public final class ServeCommand {
   }
 
   /**
+   * The exporter's own cost, which counts against the peer it measures: CPU, resident memory, open files
+   * ({@code process_*}), heap and non-heap use ({@code jvm_memory_*}) and GC time. The rest of client_java's
+   * JVM families (threads, buffer pools, class loading, JIT, memory-pool allocation, native memory, runtime
+   * info) are left out: each brings JMX classes, a thread dump or a GC listener per scrape for figures an
+   * operator of this exporter does not act on (docs/benchmarks.md measures the difference).
+   *
+   * <p>Usage: {@code ServeCommand.registerOwnCost(registry);}
+   */
+  public static void registerOwnCost(PrometheusRegistry registry) {
+    ProcessMetrics.builder().register(registry);
+    JvmMemoryMetrics.builder().register(registry);
+    JvmGarbageCollectorMetrics.builder().register(registry);
+  }
+
+  /**
    * Starts sampling and serving. A bad web config file throws {@link WebConfigException} before anything
    * starts, naming the file, the key and the problem.
    */
@@ -46,7 +63,7 @@ public final class ServeCommand {
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
     registry.register(new HeadroomCollector(daemon::published, info));
-    JvmMetrics.builder().register(registry);
+    registerOwnCost(registry);
     HttpServer server;
     try {
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), registry,
