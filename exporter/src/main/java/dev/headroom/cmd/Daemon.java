@@ -8,7 +8,9 @@ import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.Thresholds;
+import dev.headroom.read.CpuQuota;
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.ReadException;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.read.wg.NetbirdStatusReader;
 import java.io.IOException;
@@ -45,6 +47,10 @@ public final class Daemon implements AutoCloseable {
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
+  private final CpuQuota quota;
+  private final double flowCap;
+  private final boolean jumboPath;
+  private String quotaProblem;
   private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
   private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
@@ -66,6 +72,9 @@ public final class Daemon implements AutoCloseable {
     this.sampler = new Sampler(
         config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), System::nanoTime);
     this.profileFile = config.profileFile();
+    this.quota = new CpuQuota(config.cgroupfs());
+    this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
+    this.jumboPath = config.underlayJumboPath();
     this.classifier = new Classifier(Thresholds.defaults().withCpuSaturation(config.cpuSaturation()),
         loadProfile(), new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload()));
     this.profileCheckedAt = System.nanoTime();
@@ -124,7 +133,7 @@ public final class Daemon implements AutoCloseable {
           classifier.setProfile(loadProfile());
         }
       }
-      Judgement j = classifier.observe(Observations.from(s));
+      Judgement j = classifier.observe(Observations.from(s, cpuQuota(), flowCap, jumboPath));
       Published p = new Published(s, j, peaks, netbird.get(), timing);
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
@@ -140,6 +149,26 @@ public final class Daemon implements AutoCloseable {
         // close() ran: no more samples
       }
     }
+  }
+
+  /** The cgroup CPU quota in cores, NaN for none; a bad file is logged once and read as no quota. */
+  private double cpuQuota() {
+    try {
+      double q = quota.cores();
+      quotaProblem = null;
+      return q;
+    } catch (ReadException e) {
+      quotaProblem = warnOnce(quotaProblem, "ignoring the CPU quota", e);
+      return Double.NaN;
+    }
+  }
+
+  /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */
+  private static String warnOnce(String previous, String what, IOException e) {
+    if (!e.getMessage().equals(previous)) {
+      log.warn("{}: {}", what, e.getMessage());
+    }
+    return e.getMessage();
   }
 
   /**
@@ -161,10 +190,7 @@ public final class Daemon implements AutoCloseable {
       profileProblem = null;
       return p;
     } catch (IOException e) {
-      if (!e.getMessage().equals(profileProblem)) {
-        log.warn("ignoring profile file: {}", e.getMessage());
-      }
-      profileProblem = e.getMessage();
+      profileProblem = warnOnce(profileProblem, "ignoring profile file", e);
       return null;
     }
   }
