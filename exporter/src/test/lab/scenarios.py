@@ -299,6 +299,10 @@ def wg_peer_pid(state_dir):
 # ---------------------------------------------------------------------------------------------------- the runner
 
 class Lab:
+    # How headroom is started and how long its first /-/ready may take (the VM lab's emulated CPU is slower).
+    java = ["java"]
+    ready_timeout = 40.0
+
     def __init__(self, args):
         self.args = args
         self.out = args.out
@@ -313,7 +317,7 @@ class Lab:
         self.procs.stop("headroom")
         if ready_status() != 0:
             raise ScenarioError(f"something already answers on {HEADROOM_ADDR}")
-        argv = ["java", "-jar", self.args.jar, "serve",
+        argv = self.java + ["-jar", self.args.jar, "serve",
                 f"--web.listen-address={HEADROOM_ADDR}",
                 f"--tunnel.interface={TUN}",
                 f"--underlay.interface={UNDERLAY}",
@@ -326,9 +330,9 @@ class Lab:
                 "--labels.network=lab", "--labels.site=lab"]
         log("headroom: " + " ".join(argv))
         self.procs.start("headroom", argv, append=True)
-        _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, 40)
+        _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, self.ready_timeout)
         if ready_status() != 200:
-            raise ScenarioError(f"headroom not ready within 40 s (see {self.out}/headroom.log)")
+            raise ScenarioError(f"headroom not ready within {self.ready_timeout:.0f} s (see {self.out}/headroom.log)")
         # Three samples in, every rate and debounced verdict has a full history.
         s0 = must_scrape().get("headroom_samples_total") or 0
         wait_until("3 samples", lambda: (must_scrape().get("headroom_samples_total") or 0) >= s0 + 3, 10)
