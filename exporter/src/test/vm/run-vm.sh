@@ -64,7 +64,11 @@ HR_VM_DEB=$DEB
 HR_VM_RULES=$RULES
 HR_VM_SCENARIO_LIMIT=$((limit - 60))
 EOF
-  [[ -n $unit ]] && "$unit" >"$res/hr-vm.service"
+  if [[ -n $unit ]]; then
+    "$unit" >"$res/hr-vm.service"
+    printf '[Unit]\nDescription=headroom VM lab\nRequires=basic.target hr-vm.service\nAfter=basic.target hr-vm.service\nAllowIsolate=yes\n' \
+      >"$res/hr-vm.target"
+  fi
   "$VM_DIR/vm.sh" boot "$res" "$init" "$limit"; rc=$?
   echo "vm: $name boot took $((SECONDS - t0)) s (limit $limit s, qemu exit $rc)" >&2
   if [[ -f $res/report.txt ]]; then
@@ -81,12 +85,13 @@ EOF
   fi
 }
 
-# The oneshot unit the systemd guest runs (the initramfs installs it): the scenarios, then poweroff.
+# The oneshot unit the systemd guest runs (the initramfs installs it with hr-vm.target, the unit systemd
+# boots into): the scenarios, then poweroff.
 systemd_unit() {
   cat <<EOF
 [Unit]
 Description=headroom VM lab scenarios 7-8
-After=multi-user.target
+After=basic.target
 [Service]
 Type=oneshot
 ExecStart=/bin/bash $VM_DIR/guest-systemd.sh
@@ -94,8 +99,6 @@ TimeoutStartSec=$((SYSTEMD_LIMIT - 60))
 StandardOutput=journal+console
 StandardError=journal+console
 ExecStopPost=/bin/systemctl --no-block poweroff
-[Install]
-WantedBy=multi-user.target
 EOF
 }
 

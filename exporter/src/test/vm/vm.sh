@@ -110,7 +110,7 @@ qemu_run() {
   mkdir -p "$out"
   if [[ $accel == kvm ]]; then cpu=host; else cpu=max; fi
   local append="console=ttyS0 panic=-1 oops=panic loglevel=4 hr_init=$init hr_modules=$CACHE/kernel/lib/modules"
-  [[ $init == */systemd ]] && append+=" systemd.show_status=0 systemd.unit=multi-user.target"
+  [[ $init == */systemd ]] && append+=" systemd.show_status=0 systemd.unit=hr-vm.target"
   qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$CPUS" -m "$MEM" \
     -nographic -no-reboot -monitor none -serial stdio -nic none \
     -kernel "$CACHE/kernel/boot/vmlinuz-$ver" -initrd "$CACHE/initramfs-$ver.gz" -append "$append" \
