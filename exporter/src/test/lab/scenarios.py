@@ -307,6 +307,7 @@ class Lab:
     # How headroom is started and how long its first /-/ready may take (the VM lab's emulated CPU is slower).
     java = ["java"]
     ready_timeout = 40.0
+    prometheus_timeout = 30.0
 
     def __init__(self, args):
         self.args = args
@@ -367,14 +368,14 @@ scrape_configs:
                 f"--web.listen-address={PROM_ADDR}", "--log.level=warn"]
         self.procs.start("prometheus", argv, log_name=f"prometheus-{self.prom_generation}")
         if wait_until("Prometheus /-/ready",
-                      lambda: http_get(f"http://{PROM_ADDR}/-/ready")[0] == 200, 30)[0] is None:
-            raise ScenarioError(f"Prometheus not ready within 30 s (see {d})")
+                      lambda: http_get(f"http://{PROM_ADDR}/-/ready")[0] == 200, self.prometheus_timeout)[0] is None:
+            raise ScenarioError(f"Prometheus not ready within {self.prometheus_timeout:.0f} s (see {d})")
         names = {r["name"] for g in prom_api("/api/v1/rules")["groups"] for r in g["rules"]}
         missing = {"HeadroomPeerLinkBound", "HeadroomPeerCpuBound"} - names
         if missing:
             raise ScenarioError(f"rules file {self.args.rules} lacks {sorted(missing)}")
-        if wait_until("first scrape of headroom", self.target_up, 15)[0] is None:
-            raise ScenarioError("Prometheus did not scrape headroom within 15 s")
+        if wait_until("first scrape of headroom", self.target_up, self.prometheus_timeout / 2)[0] is None:
+            raise ScenarioError(f"Prometheus did not scrape headroom within {self.prometheus_timeout / 2:.0f} s")
 
     def target_up(self):
         for t in prom_api("/api/v1/targets")["activeTargets"]:

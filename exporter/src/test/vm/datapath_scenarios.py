@@ -57,6 +57,7 @@ def packaged_java_opts():
 class VmLab(lab.Lab):
     # Emulated CPUs start a JVM many times slower than the host: the product's small-JVM flags, and time.
     ready_timeout = 180.0
+    prometheus_timeout = 120.0
 
     def __init__(self, args):
         super().__init__(args)

@@ -20,10 +20,13 @@ LAB=$VM_DIR/../lab/lab.sh
 t0=$SECONDS
 if "$LAB" up >"$OUT/lab-up.log" 2>&1; then
   echo "guest: lab up in $((SECONDS - t0)) s"
-  mkdir -p "$OUT/pids"
+  # The scenarios' own directory is on the guest's tmpfs: Prometheus mmaps its files, which 9p cannot do.
+  work=/run/hr-out
+  mkdir -p "$work/pids"
   ip netns exec hr-peer timeout -k 10 "$HR_VM_SCENARIO_LIMIT" python3 "$VM_DIR/datapath_scenarios.py" \
-    --jar "$HR_VM_JAR" --rules "$HR_VM_RULES" --out "$OUT" --lab "$LAB"
+    --jar "$HR_VM_JAR" --rules "$HR_VM_RULES" --out "$work" --lab "$LAB"
   echo "guest: scenarios ended (exit $?) after $((SECONDS - t0)) s"
+  cp "$work"/*.log "$work"/*.txt "$OUT"/ 2>/dev/null
 else
   echo "guest: lab.sh up failed:"; tail -20 "$OUT/lab-up.log"
 fi
