@@ -56,7 +56,7 @@ def packaged_java_opts():
 
 class VmLab(lab.Lab):
     # Emulated CPUs start a JVM many times slower than the host: the product's small-JVM flags, and time.
-    ready_timeout = 180.0
+    ready_timeout = 300.0
     prometheus_timeout = 120.0
 
     def __init__(self, args):
