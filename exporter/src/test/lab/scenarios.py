@@ -308,6 +308,9 @@ class Lab:
     java = ["java"]
     ready_timeout = 40.0
     prometheus_timeout = 30.0
+    # The report's scenarios (number -> title; None: this lab's) and the name on its last line.
+    titles = None
+    suite = "lab"
 
     def __init__(self, args):
         self.args = args
@@ -446,10 +449,13 @@ scrape_configs:
         self.results[number] = (title, ok, expected, observed, ttv)
         log(f"scenario {number} {title}: {'PASS' if ok else 'FAIL'}: {observed}")
 
+    def header(self):
+        return (f"headroom lab report ({time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cpus, "
+                f"rules {self.args.rules})")
+
     def report(self):
-        titles = _TITLES
-        lines = [f"headroom lab report ({time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cpus, "
-                 f"rules {self.args.rules})", ""]
+        titles = self.titles or _TITLES
+        lines = [self.header(), ""]
         passed = failed = 0
         for n in sorted(titles):
             title, ok, expected, observed, ttv = self.results.get(
@@ -460,7 +466,7 @@ scrape_configs:
                       f"  expected:        {expected}",
                       f"  observed:        {observed}",
                       f"  time-to-verdict: {ttv}", ""]
-        lines.append(f"lab: {passed} passed, {failed} failed")
+        lines.append(f"{self.suite}: {passed} passed, {failed} failed")
         with open(os.path.join(self.out, "report.txt"), "w") as f:
             f.write("\n".join(lines) + "\n")
         return failed

@@ -57,33 +57,17 @@ def packaged_java_opts():
 class VmLab(lab.Lab):
     # Emulated CPUs start a JVM many times slower than the host: the product's small-JVM flags, and time.
     ready_timeout = 300.0
+    titles = TITLES
+    suite = "vm-datapath"
     prometheus_timeout = 120.0
 
     def __init__(self, args):
         super().__init__(args)
         self.java = ["java"] + packaged_java_opts()
 
-    def record(self, number, title, ok, expected, observed, ttv="n/a"):
-        self.results[number] = (title, ok, expected, observed, ttv)
-        log(f"scenario {number} {title}: {'PASS' if ok else 'FAIL'}: {observed}")
-
-    def report(self):
-        lines = [f"headroom VM lab, kernel datapath ({time.strftime('%Y-%m-%d %H:%M:%S')}, kernel "
-                 f"{os.uname().release}, {os.cpu_count()} cpus)", ""]
-        passed = failed = 0
-        for n in sorted(TITLES):
-            title, ok, expected, observed, ttv = self.results.get(
-                n, (TITLES[n], False, "(scenario did not run)", "not run: an earlier step failed", "n/a"))
-            passed += ok
-            failed += not ok
-            lines += [f"{'PASS' if ok else 'FAIL'} {n}. {title}",
-                      f"  expected:        {expected}",
-                      f"  observed:        {observed}",
-                      f"  time-to-verdict: {ttv}", ""]
-        lines.append(f"vm-datapath: {passed} passed, {failed} failed")
-        with open(os.path.join(self.out, "report.txt"), "w") as f:
-            f.write("\n".join(lines) + "\n")
-        return failed
+    def header(self):
+        return (f"headroom VM lab, kernel datapath ({time.strftime('%Y-%m-%d %H:%M:%S')}, kernel "
+                f"{os.uname().release}, {os.cpu_count()} cpus)")
 
     # -------------------------------------------------------------------------------------------- helpers
 
