@@ -60,6 +60,7 @@ class VmLab(lab.Lab):
     titles = TITLES
     suite = "vm-datapath"
     prometheus_timeout = 120.0
+    scrape = ("3s", "2900ms")
 
     def __init__(self, args):
         super().__init__(args)
