@@ -18,8 +18,14 @@ import traceback
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab"))
 import scenarios as lab  # noqa: E402  (the wireguard-go lab's runner and helpers)
 
-# An emulated CPU answers HTTP many times slower than the host, most of all while the JVM is still cold.
+# An emulated CPU answers HTTP many times slower than the host, most of all while the JVM is still cold;
+# spawning `wg show dump` every second costs it more than the host, and verdicts and alerts take longer to
+# settle when every scrape is slower. The criteria are the lab's; only the bounded waits are longer.
 lab.HTTP_TIMEOUT = 20.0
+lab.CENSUS_INTERVAL = "2s"
+lab.CENSUS_TRACK_TIMEOUT = 20.0
+lab.VERDICT_TIMEOUT = 40.0
+lab.ALERT_TIMEOUT = 40.0
 
 TITLES = {
     1: "Datapath kernel, threaded NAPI read and toggled",
