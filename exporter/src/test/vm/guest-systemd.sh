@@ -64,6 +64,7 @@ wait_metric() { # NAME{LABELS} VALUE SECONDS
 }
 exposure() { systemd-analyze security headroom.service 2>/dev/null | sed -n 's/.*Overall exposure level for headroom.service: \([0-9.]*\).*/\1/p'; }
 main_pid() { systemctl show -p MainPID --value headroom.service; }
+unit_state() { systemctl show -p ActiveState,SubState,NRestarts,Result --value headroom.service | tr '\n' ' '; }
 
 echo "guest: systemd $(systemctl --version | head -1), $(nproc) cpus"
 # No `is-system-running --wait`: the boot is complete only when this unit is done.
@@ -94,7 +95,7 @@ systemctl start headroom.service; rc=$?
 up=0
 for _ in $(seq $START_WAIT); do scrape | grep -q '^headroom_datapath' && { up=1; break; }; sleep 1; done
 check "systemctl start headroom; /metrics on 127.0.0.1:$PORT" "started and serving" \
-  "start exit $rc, $( ((up)) && echo "serving after $((SECONDS - t0)) s" || echo "no /metrics in $START_WAIT s: $(systemctl is-active headroom)")" \
+  "start exit $rc, $( ((up)) && echo "serving after $((SECONDS - t0)) s" || echo "no /metrics in $START_WAIT s: $(unit_state)")" \
   "$(( rc == 0 && up == 1 ))"
 pid=$(main_pid)
 user=$(ps -o user= -p "$pid" 2>/dev/null | tr -d ' ')
@@ -123,7 +124,7 @@ systemctl daemon-reload && systemctl restart headroom.service
 wait_metric 'headroom_tunnels{state="total"}' 2 $START_WAIT; c_up=$?
 score_dropin=$(exposure)
 check "census with the drop-in" 'headroom_source_up{source="census"} 1, headroom_tunnels{state="total"} 2 (the kernel wt0 has 2 peers)' \
-  "census up $(metric 'headroom_source_up{source="census"}'), tunnels $(metric 'headroom_tunnels{state="total"}'), exposure with the drop-in ${score_dropin:-?}" \
+  "census up $(metric 'headroom_source_up{source="census"}'), tunnels $(metric 'headroom_tunnels{state="total"}'), exposure with the drop-in ${score_dropin:-?}$( ((c_up)) && echo "; unit $(unit_state); last journal lines: $(journalctl -u headroom.service -n 3 --no-pager -o cat | tr '\n' ' ')")" \
   "$(( c_up == 0 ))"
 keys=$(wg show wt0 peers; wg show wt0 public-key)
 page=$(scrape)
