@@ -67,6 +67,8 @@ main_pid() { systemctl show -p MainPID --value headroom.service; }
 unit_state() { systemctl show -p ActiveState,SubState,NRestarts,Result --value headroom.service | tr '\n' ' '; }
 
 echo "guest: systemd $(systemctl --version | head -1), $(nproc) cpus"
+# headroom's journal streams to the host as it is written: readable even when the guest is ended at its limit.
+journalctl -u headroom.service -f --no-pager -o short-monotonic >"$OUT/headroom-journal.log" 2>&1 &
 # No `is-system-running --wait`: the boot is complete only when this unit is done.
 
 # A kernel wt0 in the root namespace, where the service runs, with two peers for the census.
