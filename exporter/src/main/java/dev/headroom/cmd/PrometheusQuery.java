@@ -1,6 +1,6 @@
 package dev.headroom.cmd;
 
-import dev.headroom.json.JsonParser;
+import dev.headroom.json.Json;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -117,46 +117,62 @@ public final class PrometheusQuery {
    * {@code "+Inf"}, and are returned as such.
    */
   static OptionalDouble parse(int httpStatus, String body, String where) throws QueryException {
-    Map<String, Object> root;
+    Answer head;
     try {
-      root = JsonParser.parseObject(body);
+      head = Json.read(Answer.class, body);
     } catch (IllegalArgumentException e) {
       throw new QueryException("the server at " + where + " did not answer like Prometheus (HTTP " + httpStatus
           + ", " + (body.isBlank() ? "empty body" : "not JSON") + "); is the URL Prometheus's base URL?");
     }
-    Object status = root.get("status");
-    if ("error".equals(status)) {
-      Object type = root.get("errorType");
+    if ("error".equals(head.status())) {
+      String type = head.errorType();
       throw new QueryException("Prometheus at " + where + " refused the query (HTTP " + httpStatus
-          + (type instanceof String t && !t.isEmpty() ? ", " + t : "") + "): " + root.get("error"));
+          + (type != null && !type.isEmpty() ? ", " + type : "") + "): " + head.error());
     }
-    if (!"success".equals(status) || !(root.get("data") instanceof Map<?, ?> data)) {
+    if (!"success".equals(head.status()) || head.data() == null) {
       throw new QueryException("the server at " + where + " did not answer like Prometheus (HTTP " + httpStatus
           + ", no \"status\":\"success\" with \"data\")");
     }
-    Object type = data.get("resultType");
-    Object result = data.get("result");
-    if ("scalar".equals(type)) {
-      return OptionalDouble.of(number(result, where));
+    String type = head.data().resultType();
+    try {
+      if ("scalar".equals(type)) {
+        return OptionalDouble.of(number(Json.read(Scalars.class, body).data().result(), where));
+      }
+      if (!"vector".equals(type)) {
+        throw new QueryException("Prometheus at " + where + " returned a " + type + ", expected an instant vector");
+      }
+      List<Series> list = Json.read(Vectors.class, body).data().result();
+      if (list == null || list.isEmpty()) {
+        return OptionalDouble.empty();
+      }
+      if (list.size() > 1) {
+        throw new QueryException("Prometheus at " + where + " returned " + list.size() + " series, expected one");
+      }
+      return OptionalDouble.of(number(list.get(0).value(), where));
+    } catch (IllegalArgumentException e) {
+      throw new QueryException("Prometheus at " + where + " returned a malformed answer: " + e.getMessage());
     }
-    if (!"vector".equals(type) || !(result instanceof List<?> list)) {
-      throw new QueryException("Prometheus at " + where + " returned a " + type + ", expected an instant vector");
-    }
-    if (list.isEmpty()) {
-      return OptionalDouble.empty();
-    }
-    if (list.size() > 1) {
-      throw new QueryException("Prometheus at " + where + " returned " + list.size() + " series, expected one");
-    }
-    if (!(list.get(0) instanceof Map<?, ?> sample)) {
-      throw new QueryException("Prometheus at " + where + " returned a malformed sample: " + list.get(0));
-    }
-    return OptionalDouble.of(number(sample.get("value"), where));
   }
 
+  /** An instant-query answer, read twice: first its status and result type, then the result of that type. */
+  record Answer(String status, String errorType, String error, Head data) {}
+
+  record Head(String resultType) {}
+
+  record Scalars(Scalar data) {}
+
+  record Vectors(Vector data) {}
+
+  /** {@code [<unix time>, "<value>"]}. */
+  record Scalar(List<Object> result) {}
+
+  record Vector(List<Series> result) {}
+
+  record Series(Map<String, String> metric, List<Object> value) {}
+
   /** A {@code [<unix time>, "<value>"]} pair's value. */
-  private static double number(Object pair, String where) throws QueryException {
-    if (pair instanceof List<?> p && p.size() == 2 && p.get(1) instanceof String s) {
+  private static double number(List<Object> pair, String where) throws QueryException {
+    if (pair != null && pair.size() == 2 && pair.get(1) instanceof String s) {
       try {
         return Double.parseDouble(s.replace("Inf", "Infinity"));
       } catch (NumberFormatException e) {

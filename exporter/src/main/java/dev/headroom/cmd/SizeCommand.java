@@ -2,6 +2,8 @@ package dev.headroom.cmd;
 
 import static dev.headroom.judge.Units.num;
 
+import dev.headroom.config.ConfigException;
+import dev.headroom.config.Quantities;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ReferenceProfile;
@@ -19,8 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code headroom size}: the four-step sizing method as a calculator. Peak demand = active users x per-user rate;
@@ -73,11 +73,6 @@ public final class SizeCommand {
   /** Default --window: a week sees every weekday's peak. */
   static final String DEFAULT_WINDOW = "7d";
 
-  /** Prometheus's duration syntax: units from largest to smallest, each at most once. */
-  private static final Pattern PROM_DURATION =
-      Pattern.compile("(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?(?:(\\d+)ms)?");
-  private static final long[] DURATION_UNIT_MS =
-      {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1_000, 1};
 
   /** Bad flags: printed with the usage, exit code 2. */
   static final class UsageException extends Exception {
@@ -364,19 +359,11 @@ public final class SizeCommand {
   /** Checks a Prometheus duration (2h, 7d, 1w, 1h30m) of at least the 1-minute step of the peak subquery. */
   static String window(String v) throws UsageException {
     String t = v.trim();
-    Matcher m = PROM_DURATION.matcher(t);
-    if (t.isEmpty() || !m.matches()) {
+    long ms;
+    try {
+      ms = Quantities.durationOrZero(t, "--window").toMillis();
+    } catch (ConfigException e) {
       throw new UsageException("--window must be a Prometheus duration such as 2h, 7d or 1w, got '" + v + "'");
-    }
-    long ms = 0;
-    for (int i = 0; i < DURATION_UNIT_MS.length; i++) {
-      if (m.group(i + 1) != null) {
-        try {
-          ms = Math.addExact(ms, Math.multiplyExact(Long.parseLong(m.group(i + 1)), DURATION_UNIT_MS[i]));
-        } catch (ArithmeticException | NumberFormatException e) {
-          throw new UsageException("--window is too long: " + v);
-        }
-      }
     }
     if (ms < 60_000) {
       throw new UsageException("--window must be at least 1m (the peak is taken at 1-minute steps), got '" + v + "'");

@@ -221,8 +221,8 @@ public final class ConfigParser {
     if (procs.isEmpty()) {
       throw new ConfigException("datapath.process: needs at least one process name");
     }
-    var interval = Units.duration(get(v, "sample.interval"), "sample.interval");
-    var window = Units.duration(get(v, "sample.peak-window"), "sample.peak-window");
+    var interval = Quantities.duration(get(v, "sample.interval"), "sample.interval");
+    var window = Quantities.duration(get(v, "sample.peak-window"), "sample.peak-window");
     if (window.compareTo(interval) < 0) {
       throw new ConfigException("sample.peak-window: " + get(v, "sample.peak-window")
           + " is shorter than sample.interval " + get(v, "sample.interval"));
@@ -246,8 +246,8 @@ public final class ConfigParser {
         get(v, "labels.network"),
         get(v, "labels.site"),
         saturation,
-        Units.duration(get(v, "check.duration"), "check.duration"),
-        Units.duration(get(v, "profile.max-duration"), "profile.max-duration"),
+        Quantities.duration(get(v, "check.duration"), "check.duration"),
+        Quantities.duration(get(v, "profile.max-duration"), "profile.max-duration"),
         get(v, "profile.target"),
         durationOrZero(v, "census.interval"),
         Path.of(get(v, "path.rundir")),
@@ -257,11 +257,7 @@ public final class ConfigParser {
 
   /** A duration where {@code 0s} means "off". */
   private static java.time.Duration durationOrZero(Map<String, String> v, String key) throws ConfigException {
-    String s = get(v, key).strip();
-    if (s.matches("0+(ms|s|m|h)?")) {
-      return java.time.Duration.ZERO;
-    }
-    return Units.duration(s, key);
+    return Quantities.durationOrZero(get(v, key), key);
   }
 
   private static void checkInterfaceName(String key, String name) throws ConfigException {
@@ -283,7 +279,7 @@ public final class ConfigParser {
 
   private static OptionalDouble rate(Map<String, String> v, String key) throws ConfigException {
     Optional<String> s = optional(v, key);
-    return s.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Units.bitRateToBytes(s.get(), key));
+    return s.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Quantities.bitRateToBytes(s.get(), key));
   }
 
   /** Flag help, for {@code --help}. */

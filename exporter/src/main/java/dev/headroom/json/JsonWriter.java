@@ -1,53 +1,88 @@
 package dev.headroom.json;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 
 /**
- * A small streaming JSON writer: enough for the status endpoint without a mapping library.
+ * The status and history documents' writer: jackson-core's streaming generator with headroom's two rules,
+ * non-finite numbers are {@code null} ("unknown") and {@code < > &} are escaped so the JSON is safe inside
+ * HTML. Integral doubles are written without a fraction, as counts read better that way.
  *
  * <p>Usage: {@code String s = new JsonWriter().object().field("a", 1).end().toString();}
  */
 public final class JsonWriter {
-  private final StringBuilder out = new StringBuilder(1024);
-  /** An open object or array: the bracket that closes it, and whether it holds an element yet. */
-  private static final class Frame {
-    final char close;
-    boolean hasElement;
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final CharacterEscapes HTML_SAFE = new CharacterEscapes() {
+    private static final long serialVersionUID = 1L;
+    private final int[] escapes = standardAsciiEscapesForJSON();
 
-    Frame(char close) {
-      this.close = close;
+    {
+      escapes['<'] = ESCAPE_STANDARD;
+      escapes['>'] = ESCAPE_STANDARD;
+      escapes['&'] = ESCAPE_STANDARD;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return escapes;
+    }
+
+    @Override
+    public com.fasterxml.jackson.core.SerializableString getEscapeSequence(int ch) {
+      return null;
+    }
+  };
+
+  private final StringWriter out = new StringWriter(1024);
+  private final JsonGenerator g;
+
+  public JsonWriter() {
+    try {
+      g = FACTORY.createGenerator(out).setCharacterEscapes(HTML_SAFE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
-  private final Deque<Frame> stack = new ArrayDeque<>();
-  private boolean afterName;
+  /** The generator writes into a StringWriter, which never throws; this only satisfies the signatures. */
+  private interface Write {
+    void run() throws IOException;
+  }
+
+  private JsonWriter write(Write w) {
+    try {
+      w.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return this;
+  }
 
   public JsonWriter object() {
-    value();
-    out.append('{');
-    stack.push(new Frame('}'));
-    return this;
+    return write(g::writeStartObject);
   }
 
   public JsonWriter array() {
-    value();
-    out.append('[');
-    stack.push(new Frame(']'));
-    return this;
+    return write(g::writeStartArray);
   }
 
+  /** Closes the innermost open object or array. */
   public JsonWriter end() {
-    out.append(stack.pop().close);
-    return this;
+    return write(() -> {
+      if (g.getOutputContext().inArray()) {
+        g.writeEndArray();
+      } else {
+        g.writeEndObject();
+      }
+    });
   }
 
   public JsonWriter name(String name) {
-    comma();
-    string(name);
-    out.append(':');
-    afterName = true;
-    return this;
+    return write(() -> g.writeFieldName(name));
   }
 
   public JsonWriter field(String name, String v) {
@@ -67,84 +102,32 @@ public final class JsonWriter {
   }
 
   public JsonWriter value(String v) {
-    value();
-    if (v == null) {
-      out.append("null");
-    } else {
-      string(v);
-    }
-    return this;
+    return write(() -> g.writeString(v));
   }
 
   /** NaN and infinities have no JSON form: they are written as null ("unknown"). */
   public JsonWriter value(double v) {
-    value();
-    if (Double.isFinite(v)) {
-      if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-        out.append((long) v);
+    return write(() -> {
+      if (!Double.isFinite(v)) {
+        g.writeNull();
+      } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+        g.writeNumber((long) v);
       } else {
-        out.append(v);
+        g.writeNumber(v);
       }
-    } else {
-      out.append("null");
-    }
-    return this;
+    });
   }
 
   public JsonWriter value(long v) {
-    value();
-    out.append(v);
-    return this;
+    return write(() -> g.writeNumber(v));
   }
 
   public JsonWriter value(boolean v) {
-    value();
-    out.append(v);
-    return this;
-  }
-
-  private void value() {
-    if (afterName) {
-      afterName = false;
-    } else {
-      comma();
-    }
-  }
-
-  private void comma() {
-    Frame top = stack.peek();
-    if (top != null) {
-      if (top.hasElement) {
-        out.append(',');
-      }
-      top.hasElement = true;
-    }
-  }
-
-  private void string(String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-            out.append(String.format("\\u%04x", (int) c)); // also keeps the JSON safe inside HTML
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
+    return write(() -> g.writeBoolean(v));
   }
 
   @Override
   public String toString() {
-    return out.toString();
+    return write(g::flush).out.toString();
   }
 }

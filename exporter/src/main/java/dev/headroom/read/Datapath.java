@@ -3,7 +3,7 @@ package dev.headroom.read;
 /**
  * Which WireGuard datapath carries the tunnel, as seen in sysfs.
  *
- * <p>Usage: {@code Datapath d = Datapath.detect(hasWireguardDevtype, hasTunFlags);}
+ * <p>Usage: {@code Datapath d = Datapath.detect(present, hasWireguardDevtype, hasTunFlags);}
  */
 public enum Datapath {
   /** Kernel module: {@code DEVTYPE=wireguard} in the interface's uevent. */

@@ -1,5 +1,6 @@
 package dev.headroom.cmd;
 
+import dev.headroom.testing.Needs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +52,7 @@ class DaemonIntegrationTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.get(port, "/-/ready").statusCode() == 200);
   }
 
+  @Tag(Needs.PROMTOOL)
   @Test
   void countersAdvancedByTheTestAreServedExactly() throws Exception {
     start("userspace");
@@ -142,6 +145,7 @@ class DaemonIntegrationTest {
     assertEquals(404, Scrape.get(port, "/nope").statusCode());
   }
 
+  @Tag(Needs.PROMTOOL)
   @Test
   void censusCountsTunnelsFromTheUapiSocketWithoutPerTunnelSeries() throws Exception {
     Path run = dir.resolve("run");

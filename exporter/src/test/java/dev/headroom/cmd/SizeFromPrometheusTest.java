@@ -1,5 +1,6 @@
 package dev.headroom.cmd;
 
+import dev.headroom.testing.Needs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +48,7 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code state="total"} is always 2,000 above active: the state filter must hold.
  * </ul>
  */
+@Tag(Needs.PROMETHEUS)
 class SizeFromPrometheusTest {
   private static final String PACKAGE_HINT =
       " (Debian package 'prometheus': apt-get install --no-install-recommends prometheus)";

@@ -94,9 +94,9 @@ class ConfigParserTest {
 
   @Test
   void bitRatesInTheUsualSpellings() throws Exception {
-    assertEquals(312_500_000, Units.bitRateToBytes("2.5gbit", "k"), 1e-3);
-    assertEquals(1.25e9, Units.bitRateToBytes("10Gbps", "k"), 1e-3);
-    assertEquals(125_000, Units.bitRateToBytes("1mbit", "k"), 1e-3);
+    assertEquals(312_500_000, Quantities.bitRateToBytes("2.5gbit", "k"), 1e-3);
+    assertEquals(1.25e9, Quantities.bitRateToBytes("10Gbps", "k"), 1e-3);
+    assertEquals(125_000, Quantities.bitRateToBytes("1mbit", "k"), 1e-3);
   }
 
   private static void assertMessage(String[] args, String fragment) {

@@ -1,5 +1,6 @@
 package dev.headroom.serve;
 
+import dev.headroom.testing.Needs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.headroom.judge.Classifier;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,6 +53,7 @@ class GoldenMetricsTest {
     assertEquals(Files.readString(golden), text, "metrics of fixture " + fixture + " differ from " + golden);
   }
 
+  @Tag(Needs.PROMTOOL)
   @ParameterizedTest
   @ValueSource(strings = {"kernel", "userspace", "notunnel", "offline-cpu"})
   void promtoolFindsNothingToLint(String fixture) throws IOException {

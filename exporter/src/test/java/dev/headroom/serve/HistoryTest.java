@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.headroom.json.JsonParser;
+import dev.headroom.json.Json;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Core;
@@ -143,7 +143,7 @@ class HistoryTest {
     tree.addCpuTicks(3, 0, 0, 0, 50, 0, 0, 25, 25);
     h.accept(sample());
     h.accept(sample());
-    Map<String, Object> all = JsonParser.parseObject(h.json(-1));
+    Map<String, Object> all = Json.tree(h.json(-1));
     assertEquals(300.0, ((Number) all.get("span_seconds")).doubleValue());
     assertEquals(1.0, ((Number) all.get("interval_seconds")).doubleValue());
     assertEquals(List.of("cpu", "busy", "user", "system", "softirq", "steal"), all.get("core_fields"));
@@ -161,7 +161,7 @@ class HistoryTest {
     assertEquals(0.25, ((Number) cpu3.get(5)).doubleValue(), 1e-9);
     assertNull(((List<List<Object>>) pts.get(0).get("cores")).get(0).get(1), "no interval yet: null, not 0");
 
-    List<Map<String, Object>> after = (List<Map<String, Object>>) JsonParser.parseObject(h.json(2)).get("points");
+    List<Map<String, Object>> after = (List<Map<String, Object>>) Json.tree(h.json(2)).get("points");
     assertEquals(1, after.size());
     assertEquals(3L, ((Number) after.get(0).get("sequence")).longValue());
   }

@@ -12,6 +12,6 @@ class JsonWriterTest {
         .field("a", 1).field("b", "x\"y<z>").field("nan", Double.NaN).field("f", 0.5)
         .name("list").array().value(1).value(true).object().field("k", "v").end().end()
         .end().toString();
-    assertEquals("{\"a\":1,\"b\":\"x\\\"y\\u003cz\\u003e\",\"nan\":null,\"f\":0.5,\"list\":[1,true,{\"k\":\"v\"}]}", s);
+    assertEquals("{\"a\":1,\"b\":\"x\\\"y\\u003Cz\\u003E\",\"nan\":null,\"f\":0.5,\"list\":[1,true,{\"k\":\"v\"}]}", s);
   }
 }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.cmd.ServeCommand;
 import dev.headroom.config.ConfigParser;
-import dev.headroom.json.JsonParser;
+import dev.headroom.json.Json;
 import dev.headroom.testing.FixtureTree;
 import dev.headroom.testing.Scrape;
 import java.net.http.HttpResponse;
@@ -47,7 +47,7 @@ class LivePageHttpTest {
     HttpResponse<String> r = Scrape.get(port, "/api/v1/history" + query);
     assertEquals(200, r.statusCode(), r.body());
     assertEquals("application/json", r.headers().firstValue("content-type").orElse("").split(";")[0]);
-    return (List<Map<String, Object>>) JsonParser.parseObject(r.body()).get("points");
+    return (List<Map<String, Object>>) Json.tree(r.body()).get("points");
   }
 
   @Test
@@ -78,7 +78,7 @@ class LivePageHttpTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> {
       // Keep cpu1 half in softirq and a tenth stolen, whatever interval the daemon reads it in.
       tree.addCpuTicks(1, 10, 0, 10, 20, 0, 0, 50, 10);
-      Map<String, Object> cpu = (Map<String, Object>) JsonParser.parseObject(
+      Map<String, Object> cpu = (Map<String, Object>) Json.tree(
           Scrape.get(port, "/api/v1/status").body()).get("cpu");
       Map<String, Object> c1 = ((List<Map<String, Object>>) cpu.get("cores")).get(1);
       return c1.get("softirq") instanceof Number s && Math.abs(s.doubleValue() - 0.5) < 1e-9

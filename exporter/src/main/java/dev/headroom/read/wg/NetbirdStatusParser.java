@@ -1,9 +1,8 @@
 package dev.headroom.read.wg;
 
-import dev.headroom.json.JsonParser;
+import dev.headroom.json.Json;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Parses {@code netbird status --json} into a {@link NetbirdStatus}.
@@ -24,111 +23,72 @@ import java.util.Map;
  */
 public final class NetbirdStatusParser {
 
+  /** The fields read from {@code netbird status --json}; the rest of the document is ignored. */
+  record Document(Peers peers, Boolean usesKernelInterface, String netbirdIp, String daemonVersion) {}
+
+  /** {@code details} is null when Go marshals an empty slice. */
+  record Peers(Long total, Long connected, List<Detail> details) {}
+
+  /** {@code latency} is integer nanoseconds (Go's time.Duration); {@code direct} is the older clients' flag. */
+  record Detail(String status, String connectionType, Boolean direct, Long latency) {}
+
   private NetbirdStatusParser() {}
 
   /**
-   * @throws dev.headroom.json.JsonParser.JsonParseException the text is not JSON (e.g. the plain-text
-   *     "Daemon status: NeedsLogin" NetBird prints instead when it is not logged in)
-   * @throws IllegalArgumentException JSON of an unexpected shape, naming the field
+   * @throws dev.headroom.json.Json.JsonException the text is not JSON (e.g. the plain-text
+   *     "Daemon status: NeedsLogin" NetBird prints instead when it is not logged in), or a field has the wrong
+   *     type, naming the field
+   * @throws IllegalArgumentException a count out of range, naming the field
    */
   public static NetbirdStatus parse(String json) {
-    Map<String, Object> root = JsonParser.parseObject(json);
-    Map<String, Object> peers = object(root, "peers", "");
-    List<Object> details = peers == null ? List.of() : array(peers, "details", "peers.");
+    Document root = Json.read(Document.class, json);
+    Peers peers = root.peers();
+    List<Detail> details = peers == null || peers.details() == null ? List.of() : peers.details();
 
     int connectedSeen = 0;
     int p2p = 0;
     int relayed = 0;
     List<Double> latencies = new ArrayList<>();
     for (int i = 0; i < details.size(); i++) {
-      String where = "peers.details[" + i + "].";
-      if (!(details.get(i) instanceof Map)) {
-        throw new IllegalArgumentException(where.substring(0, where.length() - 1) + " is "
-            + JsonParser.typeName(details.get(i)) + ", expected an object");
+      Detail d = details.get(i);
+      if (d == null) {
+        throw new IllegalArgumentException("peers.details[" + i + "]: expected an object, got null");
       }
-      @SuppressWarnings("unchecked")
-      Map<String, Object> d = (Map<String, Object>) details.get(i);
-      String status = string(d, "status", where);
-      if (!"Connected".equalsIgnoreCase(status)) {
+      if (!"Connected".equalsIgnoreCase(d.status())) {
         continue;
       }
       connectedSeen++;
-      String type = string(d, "connectionType", where);
+      String type = d.connectionType();
       if ("P2P".equalsIgnoreCase(type)) {
         p2p++;
       } else if ("Relayed".equalsIgnoreCase(type)) {
         relayed++;
-      } else if (Boolean.TRUE.equals(d.get("direct"))) {
+      } else if (Boolean.TRUE.equals(d.direct())) {
         p2p++;
       }
-      Object latency = d.get("latency");
-      if (latency instanceof Number) {
-        double ns = ((Number) latency).doubleValue();
-        // 0 means "not measured yet", not a zero-latency peer.
-        if (ns > 0) {
-          latencies.add(ns / 1e9);
-        }
-      } else if (latency != null) {
-        throw new IllegalArgumentException(where + "latency is " + JsonParser.typeName(latency)
-            + ", expected integer nanoseconds");
+      // 0 means "not measured yet", not a zero-latency peer.
+      if (d.latency() != null && d.latency() > 0) {
+        latencies.add(d.latency() / 1e9);
       }
     }
 
-    int total = peers == null ? 0 : count(peers, "total", "peers.", details.size());
-    int connected = peers == null ? 0 : count(peers, "connected", "peers.", connectedSeen);
-    Object kernel = root.get("usesKernelInterface");
+    int total = peers == null ? 0 : count(peers.total(), "peers.total", details.size());
+    int connected = peers == null ? 0 : count(peers.connected(), "peers.connected", connectedSeen);
     return new NetbirdStatus(total, connected, p2p, relayed, latencies,
-        Boolean.TRUE.equals(kernel), stringOrEmpty(root, "netbirdIp"), stringOrEmpty(root, "daemonVersion"));
+        Boolean.TRUE.equals(root.usesKernelInterface()), orEmpty(root.netbirdIp()), orEmpty(root.daemonVersion()));
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> object(Map<String, Object> m, String key, String where) {
-    Object v = m.get(key);
-    if (v == null) {
-      return null;
-    }
-    if (!(v instanceof Map)) {
-      throw new IllegalArgumentException(where + key + " is " + JsonParser.typeName(v) + ", expected an object");
-    }
-    return (Map<String, Object>) v;
+  private static String orEmpty(String s) {
+    return s == null ? "" : s;
   }
 
-  @SuppressWarnings("unchecked")
-  private static List<Object> array(Map<String, Object> m, String key, String where) {
-    Object v = m.get(key);
-    if (v == null) {
-      return List.of(); // Go marshals an empty slice as null
-    }
-    if (!(v instanceof List)) {
-      throw new IllegalArgumentException(where + key + " is " + JsonParser.typeName(v) + ", expected an array");
-    }
-    return (List<Object>) v;
-  }
-
-  private static String string(Map<String, Object> m, String key, String where) {
-    Object v = m.get(key);
-    if (v == null) {
-      return "";
-    }
-    if (!(v instanceof String)) {
-      throw new IllegalArgumentException(where + key + " is " + JsonParser.typeName(v) + ", expected a string");
-    }
-    return (String) v;
-  }
-
-  private static String stringOrEmpty(Map<String, Object> m, String key) {
-    Object v = m.get(key);
-    return v instanceof String ? (String) v : "";
-  }
-
-  private static int count(Map<String, Object> m, String key, String where, int fallback) {
-    Object v = m.get(key);
+  private static int count(Long v, String field, int fallback) {
     if (v == null) {
       return fallback;
     }
-    if (!(v instanceof Long) || (Long) v < 0 || (Long) v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(where + key + " is " + v + ", expected a non-negative integer");
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(field + " is " + v + ", expected a non-negative integer");
     }
-    return (int) (long) (Long) v;
+    return (int) (long) v;
   }
 }

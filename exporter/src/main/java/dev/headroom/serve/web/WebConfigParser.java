@@ -1,5 +1,6 @@
 package dev.headroom.serve.web;
 
+import dev.headroom.json.Json;
 import dev.headroom.serve.web.WebConfig.ClientAuth;
 import dev.headroom.serve.web.WebConfig.Tls;
 import dev.headroom.serve.web.WebConfig.TlsVersion;
@@ -17,12 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads and validates an exporter-toolkit web config file, failing at start with an error that names the
@@ -42,10 +38,23 @@ import org.yaml.snakeyaml.error.YAMLException;
  * </pre>
  */
 public final class WebConfigParser {
-  private static final Set<String> TOP = Set.of("tls_server_config", "basic_auth_users");
-  private static final Set<String> TLS =
-      Set.of("cert_file", "key_file", "client_auth_type", "client_ca_file", "min_version", "max_version",
-          "prefer_server_cipher_suites");
+  /** The file's keys, as the exporter-toolkit spells them. */
+  record File(TlsFile tls_server_config, Map<String, String> basic_auth_users) {}
+
+  record TlsFile(
+      String cert_file,
+      String key_file,
+      String client_auth_type,
+      String client_ca_file,
+      String min_version,
+      String max_version,
+      Boolean prefer_server_cipher_suites) {
+    boolean empty() {
+      return cert_file == null && key_file == null && client_auth_type == null && client_ca_file == null
+          && min_version == null && max_version == null && prefer_server_cipher_suites == null;
+    }
+  }
+
   /** Keys the exporter-toolkit knows that headroom deliberately does not implement. */
   private static final Map<String, String> UNSUPPORTED =
       Map.of(
@@ -67,21 +76,25 @@ public final class WebConfigParser {
    */
   public static WebConfig parse(Path file) {
     Path abs = file.toAbsolutePath().normalize();
-    Object root;
+    Context c = new Context(abs);
+    File root;
     try (Reader r = Files.newBufferedReader(abs, StandardCharsets.UTF_8)) {
-      LoaderOptions options = new LoaderOptions();
-      options.setAllowDuplicateKeys(false);
-      root = new Yaml(new SafeConstructor(options)).load(r);
+      root = Json.readYaml(File.class, r);
     } catch (NoSuchFileException e) {
       throw new WebConfigException(abs + ": web config file does not exist");
     } catch (AccessDeniedException e) {
       throw new WebConfigException(abs + ": web config file is not readable (permission denied)");
     } catch (IOException e) {
       throw new WebConfigException(abs + ": cannot read web config file: " + e.getMessage(), e);
-    } catch (YAMLException e) {
-      throw new WebConfigException(abs + ": not valid YAML: " + e.getMessage().replace('\n', ' '), e);
+    } catch (Json.JsonException e) {
+      if (e.path().isEmpty()) {
+        throw new WebConfigException(abs + ": not valid YAML: " + e.getMessage().replace('\n', ' '), e);
+      }
+      String reason = UNSUPPORTED.get(e.path());
+      throw c.error(e.path(), reason == null ? e.problem()
+          : "exporter-toolkit key not supported by headroom (" + reason + ")");
     }
-    return new WebConfigParser.Context(abs).config(root);
+    return c.config(root);
   }
 
   private record Context(Path file) {
@@ -89,29 +102,22 @@ public final class WebConfigParser {
       return new WebConfigException(file + ": " + key + ": " + problem);
     }
 
-    WebConfig config(Object root) {
+    WebConfig config(File root) {
       if (root == null) {
         return WebConfig.NONE; // an empty file means plain HTTP, as in the exporter-toolkit
       }
-      Map<String, Object> top = map("(top level)", root);
-      checkKeys("", top, TOP);
-      Optional<Tls> tls = tls(top.get("tls_server_config"));
-      Map<String, String> users = users(top.get("basic_auth_users"));
+      Optional<Tls> tls = tls(root.tls_server_config());
+      Map<String, String> users = users(root.basic_auth_users());
       return new WebConfig(tls, users);
     }
 
-    Optional<Tls> tls(Object node) {
+    Optional<Tls> tls(TlsFile m) {
       String k = "tls_server_config";
-      if (node == null) {
+      if (m == null || m.empty()) {
         return Optional.empty();
       }
-      Map<String, Object> m = map(k, node);
-      checkKeys(k + ".", m, TLS);
-      if (m.isEmpty()) {
-        return Optional.empty();
-      }
-      Path cert = path(k + ".cert_file", m.get("cert_file"));
-      Path key = path(k + ".key_file", m.get("key_file"));
+      Path cert = path(k + ".cert_file", m.cert_file());
+      Path key = path(k + ".key_file", m.key_file());
       List<X509Certificate> chain = read(k + ".cert_file", cert, Pem::certificates);
       PrivateKey pk = read(k + ".key_file", key, Pem::privateKey);
       try {
@@ -121,9 +127,8 @@ public final class WebConfigParser {
       }
 
       ClientAuth auth = ClientAuth.NoClientCert;
-      Object authNode = m.get("client_auth_type");
-      if (authNode != null) {
-        String name = string(k + ".client_auth_type", authNode);
+      if (m.client_auth_type() != null) {
+        String name = string(k + ".client_auth_type", m.client_auth_type());
         auth =
             Arrays.stream(ClientAuth.values())
                 .filter(a -> a.name().equals(name))
@@ -135,8 +140,8 @@ public final class WebConfigParser {
                                 + Arrays.stream(ClientAuth.values()).map(Enum::name).collect(Collectors.joining(", "))));
       }
       Optional<Path> ca = Optional.empty();
-      if (m.get("client_ca_file") != null) {
-        Path caPath = path(k + ".client_ca_file", m.get("client_ca_file"));
+      if (m.client_ca_file() != null) {
+        Path caPath = path(k + ".client_ca_file", m.client_ca_file());
         read(k + ".client_ca_file", caPath, Pem::certificates);
         ca = Optional.of(caPath);
         if (!auth.request) {
@@ -147,18 +152,16 @@ public final class WebConfigParser {
       if (auth.verify && ca.isEmpty()) {
         throw error(k + ".client_ca_file", "required by client_auth_type " + auth.name());
       }
-      TlsVersion min = version(k + ".min_version", m.get("min_version")).orElse(TlsVersion.TLS12);
-      Optional<TlsVersion> max = version(k + ".max_version", m.get("max_version"));
+      TlsVersion min = version(k + ".min_version", m.min_version()).orElse(TlsVersion.TLS12);
+      Optional<TlsVersion> max = version(k + ".max_version", m.max_version());
       if (max.isPresent() && max.get().compareTo(min) < 0) {
         throw error(k + ".max_version", max.get() + " is below min_version " + min);
       }
-      if (m.containsKey("prefer_server_cipher_suites")) {
-        bool(k + ".prefer_server_cipher_suites", m.get("prefer_server_cipher_suites")); // accepted, no effect
-      }
+      // prefer_server_cipher_suites is accepted (a boolean) and has no effect.
       return Optional.of(new Tls(cert, key, auth, ca, min, max));
     }
 
-    Optional<TlsVersion> version(String key, Object node) {
+    Optional<TlsVersion> version(String key, String node) {
       if (node == null) {
         return Optional.empty();
       }
@@ -171,14 +174,13 @@ public final class WebConfigParser {
       };
     }
 
-    Map<String, String> users(Object node) {
+    Map<String, String> users(Map<String, String> m) {
       String k = "basic_auth_users";
-      if (node == null) {
+      if (m == null) {
         return Map.of();
       }
-      Map<String, Object> m = map(k, node);
       Map<String, String> users = new LinkedHashMap<>();
-      for (Map.Entry<String, Object> e : m.entrySet()) {
+      for (Map.Entry<String, String> e : m.entrySet()) {
         String user = e.getKey();
         String key = k + "." + user;
         if (user.isEmpty()) {
@@ -198,46 +200,14 @@ public final class WebConfigParser {
       return users;
     }
 
-    void checkKeys(String prefix, Map<String, Object> m, Set<String> known) {
-      for (String key : m.keySet()) {
-        String full = prefix + key;
-        if (UNSUPPORTED.containsKey(full)) {
-          throw error(full, "exporter-toolkit key not supported by headroom (" + UNSUPPORTED.get(full) + ")");
-        }
-        if (!known.contains(key)) {
-          throw error(full, "unknown key; known here: " + known.stream().sorted().toList());
-        }
+    String string(String key, String node) {
+      if (node == null || node.isBlank()) {
+        throw error(key, "expected a non-empty string, got " + (node == null ? "nothing" : "'" + node + "'"));
       }
+      return node.strip();
     }
 
-    @SuppressWarnings("unchecked")
-    Map<String, Object> map(String key, Object node) {
-      if (!(node instanceof Map<?, ?> m)) {
-        throw error(key, "expected a mapping, got " + describe(node));
-      }
-      for (Object k : m.keySet()) {
-        if (!(k instanceof String)) {
-          throw error(key, "key " + k + " is not a string");
-        }
-      }
-      return (Map<String, Object>) m;
-    }
-
-    String string(String key, Object node) {
-      if (!(node instanceof String s) || s.isBlank()) {
-        throw error(key, "expected a non-empty string, got " + describe(node));
-      }
-      return s.strip();
-    }
-
-    boolean bool(String key, Object node) {
-      if (!(node instanceof Boolean b)) {
-        throw error(key, "expected true or false, got " + describe(node));
-      }
-      return b;
-    }
-
-    Path path(String key, Object node) {
+    Path path(String key, String node) {
       if (node == null) {
         throw error(key, "missing (cert_file and key_file are both required for TLS)");
       }
@@ -245,11 +215,11 @@ public final class WebConfigParser {
       return file.getParent().resolve(p).normalize();
     }
 
-    interface Reading<T> {
+    interface Loader<T> {
       T read(Path p) throws IOException;
     }
 
-    <T> T read(String key, Path p, Reading<T> reading) {
+    <T> T read(String key, Path p, Loader<T> loader) {
       if (!Files.exists(p)) {
         throw error(key, p + " does not exist");
       }
@@ -260,25 +230,12 @@ public final class WebConfigParser {
         throw error(key, p + " is not readable by this user (" + System.getProperty("user.name") + ")");
       }
       try {
-        return reading.read(p);
+        return loader.read(p);
       } catch (AccessDeniedException e) {
         throw error(key, p + " is not readable by this user (" + System.getProperty("user.name") + ")");
       } catch (IOException e) {
         throw error(key, p + ": " + e.getMessage());
       }
-    }
-
-    static String describe(Object node) {
-      if (node == null) {
-        return "nothing";
-      }
-      if (node instanceof Map) {
-        return "a mapping";
-      }
-      if (node instanceof List) {
-        return "a list";
-      }
-      return node.getClass().getSimpleName().toLowerCase() + " '" + node + "'";
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.read.wg;
 
+import dev.headroom.testing.Needs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -18,12 +19,14 @@ import java.util.List;
 import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Both readers against a real wireguard-go in a throwaway network namespace. Needs root, wireguard-go,
  * wg and ip (Debian: wireguard-go, wireguard-tools, iproute2); fails loudly without them.
  */
+@Tag(Needs.ROOT)
 class WireguardGoLiveTest {
 
   private static final Path RUN = Path.of("/var/run");

@@ -13,17 +13,6 @@ import org.junit.jupiter.api.Test;
 
 class BcryptTest {
 
-  @Test
-  void piWordsAreBlowfishsPublishedInitialState() {
-    int[] w = Bcrypt.piFractionWords(18 + 1024);
-    assertEquals(0x243f6a88, w[0], "P[0]");
-    assertEquals(0x8979fb1b, w[17], "P[17]");
-    assertEquals(0xd1310ba6, w[18], "S0[0]");
-    assertEquals(0x6e85076a, w[18 + 255], "S0[255]");
-    assertEquals(0x4b7a70e9, w[18 + 256], "S1[0]");
-    assertEquals(0x3ac372e6, w[18 + 1023], "S3[255]");
-  }
-
   /**
    * Published vectors (OpenBSD / John the Ripper), htpasswd -nbB ($2y$) and Python bcrypt ($2a$, $2b$),
    * generated once and pasted: the test needs neither tool.
