@@ -313,6 +313,8 @@ class Lab:
     # The report's scenarios (number -> title; None: this lab's) and the name on its last line.
     titles = None
     suite = "lab"
+    # One census drive's iperf3 flow: the follow wait, the settling and a 4 s window must fit in it.
+    census_flow_seconds = 10
 
     def __init__(self, args):
         self.args = args
@@ -738,7 +740,7 @@ scrape_configs:
         """
         name = f"iperf-census-{label}"
         # Longer than the usual wait, settling and window together, so the window does not hold the flow's end.
-        self.iperf(name, port, 10, reverse=True, ns=ns)
+        self.iperf(name, port, self.census_flow_seconds, reverse=True, ns=ns)
         seen = []
 
         def tracking():
