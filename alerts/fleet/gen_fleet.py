@@ -2,9 +2,9 @@
 """Writes a synthetic headroom fleet as OpenMetrics (for `promtool tsdb create-blocks-from openmetrics`)
 and the alerts the rules must raise on it, as JSON.
 
-Usage: gen_fleet.py --out fleet.om --expect expected.json [--peers 1000] [--networks 50] [--end EPOCH]
+Usage: gen_fleet.py --out fleet.om --expect expected.json [--peers 1000] [--networks 50] [--sites 10] [--end EPOCH]
 
-Topology: `networks` Networks of peers/networks peers each; each Network spreads over two of ten sites;
+Topology: `networks` Networks of peers/networks peers each; each Network spreads over two of the sites;
 peer ceilings cycle through the kernel WireGuard reference sizes (1..16 vCPUs), so every Network's
 smallest ceiling is 2 Gbps each way. Scenarios (by Network index, fixed so the result is checkable):
   OVER        load 2x one peer's ceiling (download; the last one also upload) -> HeadroomNetworkOverOnePeer
@@ -46,28 +46,25 @@ def gbps_to_bytes(g):
     return g * 1e9 / 8
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--expect", required=True)
-    ap.add_argument("--peers", type=int, default=1000)
-    ap.add_argument("--networks", type=int, default=50)
-    ap.add_argument("--end", type=int, default=int(time.time()))
-    a = ap.parse_args()
-    if a.peers % a.networks or a.peers // a.networks < len(CEILINGS_GBPS):
+def build(peers, networks, end, sites=SITES):
+    """The fleet as data: its peers (dicts), the sample times, the scenarios and where the data ends.
+    Every value is a function of time (see families()), so the same fleet can be written as history
+    and served live after it (fleet_exporter.py) without a seam."""
+    if peers % networks or peers // networks < len(CEILINGS_GBPS):
         sys.exit("gen_fleet.py: --peers must be a multiple of --networks with at least 5 peers per Network")
-    per_net = a.peers // a.networks
-    sc = scenarios(a.networks)
+    if sites < 2:
+        sys.exit("gen_fleet.py: --sites must be at least 2 (every Network spans two sites)")
+    per_net = peers // networks
+    sc = scenarios(networks)
     role = {}
     for name, nets in sc.items():
         for n in nets:
             role[n] = name
-    end = a.end - a.end % STEP
-    times = list(range(end - SPAN, end + 1, STEP))
+    end = end - end % STEP
     outage_from = end - OUTAGE
 
-    peers = []  # dicts describing each peer
-    for n in range(a.networks):
+    fleet = []  # dicts describing each peer
+    for n in range(networks):
         net = f"net-{n:02d}"
         r = role.get(n, "OK")
         min_dl = gbps_to_bytes(min(c[0] for c in CEILINGS_GBPS))
@@ -85,61 +82,85 @@ def main():
         for j in range(per_net):
             cd, cu = CEILINGS_GBPS[j % len(CEILINGS_GBPS)]
             carrying = j in live
-            peers.append({
-                "instance": f"peer-{n:02d}-{j:02d}:10170",
-                "network": net,
-                "site": f"site-{(n + j % 2) % SITES:02d}",
-                "ceil_dl": gbps_to_bytes(cd), "ceil_ul": gbps_to_bytes(cu),
-                "dl": dl_total * weights[j] / wsum if carrying else 0.0,
-                "ul": ul_total * weights[j] / wsum if carrying else 0.0,
-                "tunnel_up": 0 if (r == "ONE_TUNNEL" and j != 0) else 1,
-                "scraped_until": outage_from if (r == "ONE_SCRAPE" and j != 0) or r == "NONE_UP" else end,
-                "datapath": "userspace" if j % 7 == 3 else "kernel",
-            })
+            fleet.append(peer(
+                f"peer-{n:02d}-{j:02d}:10170", net, f"site-{(n + j % 2) % sites:02d}",
+                gbps_to_bytes(cd), gbps_to_bytes(cu),
+                dl_total * weights[j] / wsum if carrying else 0.0,
+                ul_total * weights[j] / wsum if carrying else 0.0,
+                tunnel_up=0 if (r == "ONE_TUNNEL" and j != 0) else 1,
+                scraped_until=outage_from if (r == "ONE_SCRAPE" and j != 0) or r == "NONE_UP" else None,
+                datapath="userspace" if j % 7 == 3 else "kernel"))
+    return {"peers": fleet, "times": list(range(end - SPAN, end + 1, STEP)), "end": end,
+            "scenarios": sc, "networks": networks}
 
-    with open(a.out, "w") as f:
-        w = f.write
 
-        def family(name, typ, series):
-            """series: iterable of (labels dict, value function of (peer, t) or None when absent, peer)."""
-            w(f"# TYPE {name} {typ}\n")
-            sample = name + "_total" if typ == "counter" else name
-            for labels, fn, p in series:
-                lab = ",".join(f'{k}="{v}"' for k, v in labels.items())
-                for t in times:
-                    v = fn(p, t)
-                    if v is not None:
-                        w(f"{sample}{{{lab}}} {v!r} {t}\n")
+def peer(instance, network, site, ceil_dl, ceil_ul, dl, ul, tunnel_up=1, scraped_until=None,
+         datapath="kernel"):
+    """One peer: ceilings and steady load in bytes/s; scraped_until None means it still answers."""
+    return {"instance": instance, "network": network, "site": site, "ceil_dl": ceil_dl, "ceil_ul": ceil_ul,
+            "dl": dl, "ul": ul, "tunnel_up": tunnel_up,
+            "scraped_until": float("inf") if scraped_until is None else scraped_until, "datapath": datapath}
 
-        def base(p, **extra):
-            return dict({"job": "headroom", "instance": p["instance"]}, **extra)
 
-        live = lambda p, t: t <= p["scraped_until"]
-        family("up", "gauge", ((base(p), lambda p, t: 1 if live(p, t) else 0, p) for p in peers))
-        family("headroom_peer_info", "gauge",
-               ((base(p, network=p["network"], site=p["site"]), lambda p, t: 1 if live(p, t) else None, p)
-                for p in peers))
-        family("headroom_tunnel_up", "gauge",
-               ((base(p), lambda p, t: p["tunnel_up"] if live(p, t) else None, p) for p in peers))
-        family("headroom_last_sample_timestamp_seconds", "gauge",
-               ((base(p), lambda p, t: t - 0.5 if live(p, t) else None, p) for p in peers))
-        family("headroom_tunnel_bytes", "counter",
-               [(base(p, direction=d), (lambda key: lambda p, t: round(p[key] * (t - times[0]) + 1e6)
-                                        if live(p, t) else None)(k), p)
-                for p in peers for d, k in (("download", "dl"), ("upload", "ul"))])
-        family("headroom_ceiling_bytes_per_second", "gauge",
-               [(base(p, direction=d), (lambda key: lambda p, t: p[key] if live(p, t) else None)(k), p)
-                for p in peers for d, k in (("download", "ceil_dl"), ("upload", "ceil_ul"))])
-        family("headroom_verdict", "gauge",
-               [(base(p, direction=d, verdict=v),
-                 (lambda v: lambda p, t: (1 if v == "headroom" else 0) if live(p, t) else None)(v), p)
-                for p in peers for d in ("download", "upload") for v in VERDICTS])
-        family("headroom_datapath", "gauge",
-               [(base(p, datapath=dp),
-                 (lambda dp: lambda p, t: (1 if p["datapath"] == dp else 0) if live(p, t) else None)(dp), p)
-                for p in peers for dp in DATAPATHS])
-        w("# EOF\n")
+def families(fleet_peers, origin, with_up=True):
+    """Yields (family, type, [(labels, value function of (peer, t) or None when absent, peer), ...]).
+    `origin` is the time the byte counters started from 1e6. The exporter serves all but `up`."""
+    def base(p, **extra):
+        return dict({"job": "headroom", "instance": p["instance"]}, **extra)
 
+    live = lambda p, t: t <= p["scraped_until"]
+    if with_up:
+        yield "up", "gauge", [(base(p), lambda p, t: 1 if live(p, t) else 0, p) for p in fleet_peers]
+    yield "headroom_peer_info", "gauge", [
+        (base(p, network=p["network"], site=p["site"]), lambda p, t: 1 if live(p, t) else None, p)
+        for p in fleet_peers]
+    yield "headroom_tunnel_up", "gauge", [
+        (base(p), lambda p, t: p["tunnel_up"] if live(p, t) else None, p) for p in fleet_peers]
+    yield "headroom_last_sample_timestamp_seconds", "gauge", [
+        (base(p), lambda p, t: t - 0.5 if live(p, t) else None, p) for p in fleet_peers]
+    yield "headroom_tunnel_bytes", "counter", [
+        (base(p, direction=d), (lambda key: lambda p, t: round(p[key] * (t - origin) + 1e6)
+                                if live(p, t) else None)(k), p)
+        for p in fleet_peers for d, k in (("download", "dl"), ("upload", "ul"))]
+    yield "headroom_ceiling_bytes_per_second", "gauge", [
+        (base(p, direction=d), (lambda key: lambda p, t: p[key] if live(p, t) else None)(k), p)
+        for p in fleet_peers for d, k in (("download", "ceil_dl"), ("upload", "ceil_ul"))]
+    yield "headroom_verdict", "gauge", [
+        (base(p, direction=d, verdict=v),
+         (lambda v: lambda p, t: (1 if v == "headroom" else 0) if live(p, t) else None)(v), p)
+        for p in fleet_peers for d in ("download", "upload") for v in VERDICTS]
+    yield "headroom_datapath", "gauge", [
+        (base(p, datapath=dp),
+         (lambda dp: lambda p, t: (1 if p["datapath"] == dp else 0) if live(p, t) else None)(dp), p)
+        for p in fleet_peers for dp in DATAPATHS]
+
+
+SERIES_PER_PEER = 1 + 1 + 1 + 1 + 2 + 2 + 8 + 3     # the families above, per peer
+
+
+def openmetrics_lines(fleet_peers, times):
+    """OpenMetrics sample lines (with `# TYPE`, without `# EOF`), counters from times[0]."""
+    for name, typ, series in families(fleet_peers, times[0]):
+        yield f"# TYPE {name} {typ}\n"
+        sample = name + "_total" if typ == "counter" else name
+        for labels, fn, p in series:
+            lab = ",".join(f'{k}="{v}"' for k, v in labels.items())
+            for t in times:
+                v = fn(p, t)
+                if v is not None:
+                    yield f"{sample}{{{lab}}} {v!r} {t}\n"
+
+
+def write_openmetrics(path, fleet_peers, times):
+    """History for `promtool tsdb create-blocks-from openmetrics`."""
+    with open(path, "w") as f:
+        f.writelines(openmetrics_lines(fleet_peers, times))
+        f.write("# EOF\n")
+
+
+def expected(fleet):
+    """The alerts the rules must raise on the generated peers, and what the fleet is."""
+    sc, end = fleet["scenarios"], fleet["end"]
     expect = {"HeadroomNetworkOverOnePeer": [], "HeadroomNetworkNoStandby": [],
               "HeadroomTunnelDown": [], "HeadroomExporterAbsent": []}
     for n in sc["OVER"]:
@@ -149,15 +170,30 @@ def main():
         expect["HeadroomNetworkNoStandby"].append(f"network=net-{n:02d},severity=warning")
     for n in sc["NONE_UP"]:
         expect["HeadroomNetworkNoStandby"].append(f"network=net-{n:02d},severity=critical")
-    for p in peers:
+    for p in fleet["peers"]:
         if p["scraped_until"] < end:
             expect["HeadroomExporterAbsent"].append(f"instance={p['instance']}")
         elif p["tunnel_up"] == 0:
             expect["HeadroomTunnelDown"].append(f"instance={p['instance']}")
-    meta = {"peers": a.peers, "networks": a.networks, "end": end, "series_per_peer": 1 + 1 + 1 + 1 + 2 + 2 + 8 + 3,
+    meta = {"peers": len(fleet["peers"]), "networks": fleet["networks"], "end": end,
+            "series_per_peer": SERIES_PER_PEER,
             "scenarios": {k: [f"net-{n:02d}" for n in v] for k, v in sc.items()}}
+    return {"meta": meta, "alerts": {k: sorted(v) for k, v in expect.items()}}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--expect", required=True)
+    ap.add_argument("--peers", type=int, default=1000)
+    ap.add_argument("--networks", type=int, default=50)
+    ap.add_argument("--sites", type=int, default=SITES)
+    ap.add_argument("--end", type=int, default=int(time.time()))
+    a = ap.parse_args()
+    fleet = build(a.peers, a.networks, a.end, a.sites)
+    write_openmetrics(a.out, fleet["peers"], fleet["times"])
     with open(a.expect, "w") as f:
-        json.dump({"meta": meta, "alerts": {k: sorted(v) for k, v in expect.items()}}, f, indent=1)
+        json.dump(expected(fleet), f, indent=1)
 
 
 if __name__ == "__main__":

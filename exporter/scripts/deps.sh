@@ -38,3 +38,16 @@ need_packages() {
 need_build_tools() {
   need_packages "building the exporter" default-jdk-headless:javac maven:mvn
 }
+
+# A shell suite's jar: $HEADROOM_JAR, else exporter/target/headroom.jar, built when missing or older than the
+# sources. Prints its path; on a failed build reports "SUITE: 0 passed, 1 failed (...)" on stderr (the caller
+# captures stdout) and fails.
+suite_jar() { # suite_jar SUITE
+  local jar="${HEADROOM_JAR:-exporter/target/headroom.jar}"
+  if [ ! -f "$jar" ] || [ -n "$(find exporter/src/main -newer "$jar" -type f | head -1)" ]; then
+    echo "$1: building $jar" >&2
+    mvn -B -q -ntp -pl exporter -am package -Dmaven.test.skip=true >"/tmp/headroom-$1-build.log" 2>&1 || {
+      tail -20 "/tmp/headroom-$1-build.log" >&2; echo "$1: 0 passed, 1 failed (build failed)" >&2; return 1; }
+  fi
+  echo "$jar"
+}

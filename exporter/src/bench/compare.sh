@@ -8,15 +8,20 @@
 #     headroom samples itself every second and is scraped every 15 s; node_exporter is scraped every second,
 #     the only way it sees one-second peaks
 #   - steady RSS (median VmRSS over the window, after warm-up) and peak RSS (VmHWM at the end of the run)
+#   - CPU in a second window of the same length where headroom too is scraped every second
 #   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time in alternating rounds
 #     (median over rounds), and CPU per 1000 scrapes
+#   - headroom's RSS while --conns connections (64) scrape it with wrk
+#   - with --census LIST: headroom's CPU and RSS (deployed mode, next to node_exporter scraped each second in
+#     the same window) with each count of synthetic tunnels served by a UAPI socket (fake_uapi.py), as a table
 # It asserts no targets; it counts its own checks (processes started, numbers produced) and ends with
 # "bench: N passed, M failed". Exit 0 when every check passed.
 #
 # Usage: exporter/src/bench/compare.sh [--duration SECONDS] [--smoke] [--warmup SECONDS] [--wrk-duration SECONDS]
 #          [--wrk-rounds 3] [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
-#          [--nmt]
+#          [--nmt] [--no-cds] [--conns 64] [--census 0,1000,3000,10000] [--census-duration SECONDS]
 #        --smoke: a few seconds of everything (CI runs it so this script cannot rot).
+#        --no-cds: without the class-data archive the packaged service uses (made for --jar if missing).
 #        --nmt: adds -XX:NativeMemoryTracking=summary to headroom and prints where its memory goes (costs RSS).
 set -euo pipefail
 
@@ -34,12 +39,18 @@ jar="$root/exporter/target/headroom.jar"
 json_out=""
 smoke=0
 nmt=0
+cds=1
+conns=64
+conns_duration=10
+census_list=""
+census_duration=60
+census_warmup=11  # two censuses (every 5 s) before the window, so it sees rates for every tunnel
 # The service's JVM flags, read from the packaged launcher the unit runs; --java-opts compares others.
 java_opts="$(sed -n 's/^: "${JAVA_OPTS:=\(.*\)}"$/\1/p' "$root/exporter/src/deb/bin/headroom")"
 [ -n "$java_opts" ] || { echo "compare.sh: cannot read JAVA_OPTS from exporter/src/deb/bin/headroom" >&2; exit 1; }
 node_exporter="${NODE_EXPORTER:-prometheus-node-exporter}"
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "compare.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -64,14 +75,23 @@ while [ $# -gt 0 ]; do
     --json=*) json_out="${1#*=}"; shift ;;
     --smoke) smoke=1; shift ;;
     --nmt) nmt=1; shift ;;
+    --no-cds) cds=0; shift ;;
+    --conns) conns="${2:?}"; shift 2 ;;
+    --conns=*) conns="${1#*=}"; shift ;;
+    --census) census_list="${2:?}"; shift 2 ;;
+    --census=*) census_list="${1#*=}"; shift ;;
+    --census-duration) census_duration="${2:?}"; shift 2 ;;
+    --census-duration=*) census_duration="${1#*=}"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
 if [ "$smoke" = 1 ]; then
-  duration=5; warmup=2; wrk_duration=2; wrk_warmup=1; wrk_rounds=1
+  duration=4; warmup=2; wrk_duration=2; wrk_warmup=1; wrk_rounds=1; conns_duration=2
+  census_list="${census_list:-100}"; census_duration=3; census_warmup=1
 fi
-for v in duration warmup wrk_duration wrk_rounds; do
+[[ -z "$census_list" || "$census_list" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--census must be a comma-separated list of tunnel counts, got '$census_list'"
+for v in duration warmup wrk_duration wrk_rounds conns census_duration; do
   [[ "${!v}" =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 -o "$v" = warmup ] || die "--${v//_/-} must be a positive whole number of seconds, got '${!v}'"
 done
 
@@ -84,25 +104,22 @@ if [ "$nmt" = 1 ]; then
   java_opts="$java_opts -XX:NativeMemoryTracking=summary"
 fi
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
+. "$here/lib.sh"
+if [ "$cds" = 1 ]; then
+  java_opts="$java_opts $(cds_opts "$jar" "$java_opts")"
+fi
 [ -d "/sys/class/net/$tunnel" ] || die "no interface '$tunnel' to stand in for the tunnel (try --tunnel.interface lo)"
 
 tmp="$(mktemp -d -t headroom-bench.XXXXXX)"
-hr_pid=""; ne_pid=""
+hr_pid=""; ne_pid=""; fake_pid=""
 cleanup() {
   local p
-  for p in $hr_pid $ne_pid; do
-    if kill -0 "$p" 2>/dev/null; then
-      kill "$p" 2>/dev/null || true
-      for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-      kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null || true
-    fi
-  done
+  for p in $hr_pid $ne_pid $fake_pid; do stop_pid "$p"; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 hr_port="$(free_port)"; ne_port="$(free_port)"
 while [ "$ne_port" = "$hr_port" ]; do ne_port="$(free_port)"; done
 
@@ -129,9 +146,43 @@ python3 "$here/measure.py" run \
   --ne-pid "$ne_pid" --ne-port "$ne_port" --ne-ready "$tmp/ne_ready" \
   --duration "$duration" --warmup "$warmup" --wrk-duration "$wrk_duration" --wrk-warmup "$wrk_warmup" --wrk-rounds "$wrk_rounds" \
   --wrk-args "$wrk_args" --java-opts "$java_opts" --tunnel "$tunnel" --jar "$jar" \
-  --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} $([ "$nmt" = 1 ] && echo --nmt) || status=$?
+  --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} $([ "$nmt" = 1 ] && echo --nmt) \
+  --conns "$conns" --conns-duration "$conns_duration" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- headroom log (tail)"; tail -n 20 "$tmp/headroom.log" || true
   echo "--- node_exporter log (tail)"; tail -n 20 "$tmp/node_exporter.log" || true
+fi
+
+# Census rows: a fresh headroom per tunnel count, reading a UAPI socket that serves that many synthetic
+# tunnels (the census needs a userspace datapath: lo reads as one, having no WireGuard devtype).
+if [ -n "$census_list" ]; then
+  stop_pid "$hr_pid"; hr_pid=""
+  rows=()
+  for n in ${census_list//,/ }; do
+    run_dir="$tmp/run-$n"
+    python3 "$here/fake_uapi.py" --rundir "$run_dir" --iface "$tunnel" --tunnels "$n" >"$tmp/fake-$n.log" 2>&1 &
+    fake_pid=$!
+    for _ in $(seq 1 100); do [ -S "$run_dir/wireguard/$tunnel.sock" ] && break; sleep 0.05; done
+    hr_port="$(free_port)"
+    # shellcheck disable=SC2086
+    java $java_opts -jar "$jar" serve --web.listen-address="127.0.0.1:$hr_port" --tunnel.interface="$tunnel" \
+      --path.rundir="$run_dir" >"$tmp/headroom-census-$n.log" 2>&1 &
+    hr_pid=$!
+    python3 "$here/measure.py" wait-ready --url "http://127.0.0.1:$hr_port/-/ready" --start-ns "$(date +%s%N)" \
+      --pid "$hr_pid" --out "$tmp/census-ready-$n" || true
+    if python3 "$here/measure.py" census --hr-pid "$hr_pid" --hr-port "$hr_port" --ne-pid "$ne_pid" --ne-port "$ne_port" \
+        --duration "$census_duration" --warmup "$census_warmup" --tunnels "$n" --out "$tmp/census-$n.json"; then
+      echo "ok   census with $n tunnels measured"
+    else
+      echo "FAIL census with $n tunnels measured"; tail -n 5 "$tmp/headroom-census-$n.log"; status=1
+    fi
+    rows+=("$tmp/census-$n.json")
+    stop_pid "$hr_pid"; hr_pid=""
+    stop_pid "$fake_pid"; fake_pid=""
+  done
+  echo
+  echo "# cost against census size: headroom sampling every 1 s, census every 5 s, scraped every 15 s; node_exporter scraped each second; ${census_duration} s windows"
+  python3 "$here/measure.py" census-table "${rows[@]}" || status=1
+  echo "census: $([ "$status" = 0 ] && echo passed || echo failed)"
 fi
 exit "$status"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# CI's short run of both benchmark harnesses, so neither can rot: the whole-process comparison with
-# node_exporter (--smoke: a few seconds, no targets asserted) and every JMH benchmark for one brief
-# iteration. Ends with "bench: N passed, M failed".
+# CI's short run of the benchmark harnesses, so none can rot: the whole-process comparison with
+# node_exporter (--smoke: a few seconds of each measure and one small census, no targets asserted), the
+# sampler's lateness under stress-ng (--smoke: 4 s) and every JMH benchmark for one brief iteration. Ends with "bench: N passed, M failed".
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
 cd "$root"
@@ -14,7 +14,9 @@ check() { # check NAME COMMAND...
   fi
 }
 check compare bash exporter/src/bench/compare.sh --smoke
-grep -E '^\|' /tmp/headroom-bench-compare.log | head -12
+grep -E '^\|' /tmp/headroom-bench-compare.log | head -20
+check lateness bash exporter/src/bench/lateness.sh --smoke
+grep -E '^\|' /tmp/headroom-bench-lateness.log | head -10
 check jmh-run bash exporter/src/bench/jmh.sh -f 1 -wi 0 -i 1 -r 200ms -prof gc
 grep -E '^(Benchmark|[A-Z][A-Za-z]+Bench\.[a-zA-Z]+ )' /tmp/headroom-bench-jmh-run.log | grep -v ':·' | head -20
 echo "bench: $passed passed, $failed failed"

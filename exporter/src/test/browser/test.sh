@@ -13,12 +13,7 @@ if ! need_packages "the browser test" chromium:chromium python3:python3; then
   exit 1
 fi
 need_build_tools || { echo "browser: 0 passed, 1 failed (no JDK/Maven)"; exit 1; }
-jar="${HEADROOM_JAR:-exporter/target/headroom.jar}"
-if [ ! -f "$jar" ] || [ -n "$(find exporter/src/main -newer "$jar" -type f | head -1)" ]; then
-  echo "browser: building $jar"
-  mvn -B -q -ntp -pl exporter -am package -Dmaven.test.skip=true >/tmp/headroom-browser-build.log 2>&1 || {
-    tail -20 /tmp/headroom-browser-build.log; echo "browser: 0 passed, 1 failed (build failed)"; exit 1; }
-fi
+jar="$(suite_jar browser)" || exit 1
 out=exporter/target/browser
 rm -rf "$out"; mkdir -p "$out"
 python3 "$here/live_page_test.py" "$jar" exporter/src/test/resources/fixtures/kernel "$out"

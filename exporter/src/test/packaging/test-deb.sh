@@ -56,6 +56,10 @@ for f in /usr/share/headroom/headroom.jar /usr/bin/headroom /lib/systemd/system/
          /usr/share/doc/headroom/examples/web.yml; do
   check "installed $f" test -e "$f"
 done
+# postinst's class-data archive, for this JVM and jar path; the launcher uses it only when the JVM accepts it.
+check "postinst wrote the class-data archive" test -s /usr/share/headroom/headroom.jsa
+check "the launcher starts with the archive and prints nothing of it" \
+  sh -c '[ "$(/usr/bin/headroom --version 2>&1)" = "$(java -Xshare:off -jar /usr/share/headroom/headroom.jar --version 2>&1)" ] && java -XX:SharedArchiveFile=/usr/share/headroom/headroom.jsa -Xshare:on -jar /usr/share/headroom/headroom.jar --version >/dev/null 2>&1'
 if [ -d "$repo/alerts" ]; then
   check "alert rules in /usr/share/headroom/alerts" test -e /usr/share/headroom/alerts/headroom-rules.yml
 fi

@@ -44,9 +44,6 @@ grep -qx 'ExecStart=/usr/bin/headroom serve --config.file=/etc/headroom/headroom
 grep -q '^MemoryDenyWriteExecute=yes' "$unit" \
   && bad "MemoryDenyWriteExecute=yes breaks the JVM's JIT" \
   || ok "no MemoryDenyWriteExecute (the JIT needs W+X memory)"
-grep -qx 'SuccessExitStatus=143' "$unit" \
-  && ok "SuccessExitStatus=143 (a JVM stopped by SIGTERM exits 143: a clean stop)" \
-  || bad "no SuccessExitStatus=143: every systemctl stop would leave the unit failed"
 grep -q '^EnvironmentFile=-/etc/default/headroom$' "$unit" \
   && ok "optional EnvironmentFile /etc/default/headroom" || bad "EnvironmentFile missing or not optional"
 

@@ -4,10 +4,7 @@
   'use strict';
   var NS = 'http://www.w3.org/2000/svg';
   var DIRS = ['download', 'upload'];
-  var WORDS = {headroom: 'Headroom', cpu_bound: 'CPU-bound', link_bound: 'Link-bound',
-    single_tunnel_bound: 'One tunnel saturating a core'};
-  var ADVICE = {scale_up: 'Scale up', scale_out: 'Scale out',
-    enable_kernel_wireguard: 'Enable kernel WireGuard', raise_mtu: 'Raise the MTU', bigger_interface: 'Bigger interface'};
+  // Verdict and advice phrases come from the server (verdict_words, advice_words): they are written once.
   var hist = {points: [], span: 300, interval: 1, capacity: 300, last: -1};
   var status = null;
 
@@ -36,6 +33,7 @@
     var t = s.tunnel, u = s.underlay, f = t.interface;
     f += t.present ? ' · ' + t.datapath + ' datapath · MTU ' + t.mtu : ' absent';
     f += ' · ' + s.cpu.online + ' cores';
+    if (s.cpu.quota_cores != null) f += ' (quota ' + trim(s.cpu.quota_cores) + ')';
     if (u.present) {
       f += ' · ' + u.interface;
       if (u.line_rate_bytes_per_second > 0) f += ' ' + trim(u.line_rate_bytes_per_second * 8 / 1e9) + ' Gbps (' + u.line_rate_source + ')';
@@ -53,7 +51,7 @@
     DIRS.forEach(function (d) {
       var t = (s.tunnel && s.tunnel[d]) || {}, j = (v && v[d]) || {};
       set(d + '.gbps', gbps(t.bytes_per_second));
-      set(d + '.verdict', j.verdict ? (WORDS[j.verdict] || j.verdict) : 'Verdict pending');
+      set(d + '.verdict', j.verdict ? (j.verdict_words || j.verdict) : 'Verdict pending');
       set(d + '.ceiling', j.ceiling_bytes_per_second == null ? '· ceiling pending'
         : 'of ' + gbps(j.ceiling_bytes_per_second) + ' ceiling' + (j.ceiling_source ? ' (' + j.ceiling_source + ')' : ''));
       set(d + '.util', pct(j.utilization));
@@ -67,8 +65,8 @@
     var ul = document.querySelector('[data-list="advice"]'), items = [];
     if (!v) items.push([null, 'Verdict pending: the judge has not published one yet.']);
     else (v.advice || []).forEach(function (a) {
-      // "none" has nothing to name; its reason says so.
-      items.push([a.advice === 'none' ? null : ADVICE[a.advice] || a.advice, cap(a.reason || '')]);
+      // "none" has nothing to name (empty words); its reason says so.
+      items.push([a.advice_words || null, cap(a.reason || '')]);
     });
     var key = JSON.stringify(items);
     if (ul.getAttribute('data-key') !== key) {

@@ -1,7 +1,7 @@
 package dev.headroom.cmd;
 
 import dev.headroom.config.Config;
-import dev.headroom.serve.LandingPage;
+import dev.headroom.serve.InWords;
 import dev.headroom.serve.Published;
 import java.io.PrintStream;
 
@@ -30,7 +30,7 @@ public final class CheckCommand {
           + "another name can be set with --tunnel.interface)");
       return 1;
     }
-    out.print(LandingPage.Reading.describe(p, config.cpuSaturation()));
+    out.print(InWords.describe(p, config.cpuSaturation()));
     return 0;
   }
 }

@@ -8,7 +8,9 @@ import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.Thresholds;
+import dev.headroom.read.CpuQuota;
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.ReadException;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.read.wg.NetbirdStatusReader;
 import java.io.IOException;
@@ -19,10 +21,13 @@ import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.serve.Published;
+import dev.headroom.serve.SamplerTiming;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import dev.headroom.serve.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +38,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+  /** A pass that fails fails again a second later: one line a minute, not one a sample. */
+  private final RateLimitedLog failures = new RateLimitedLog(log, java.time.Duration.ofMinutes(1), System::nanoTime);
 
   /** How soon after the baseline the first rate is taken. */
   private static final long FIRST_RATE_AFTER_NANOS = 250_000_000L;
@@ -40,6 +47,10 @@ public final class Daemon implements AutoCloseable {
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
+  private final CpuQuota quota;
+  private final double flowCap;
+  private final boolean jumboPath;
+  private String quotaProblem;
   private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
   private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
@@ -48,6 +59,9 @@ public final class Daemon implements AutoCloseable {
   private long profileCheckedAt;
   private String profileProblem;
   private final ScheduledExecutorService thread;
+  private final Cadence cadence;
+  private SamplerTiming timing = SamplerTiming.NONE;
+  private long skippedSeen;
   private final ScheduledExecutorService netbirdThread;
   private final AtomicReference<Published> published = new AtomicReference<>();
   private final Published.ScrapePeaks peaks;
@@ -58,9 +72,13 @@ public final class Daemon implements AutoCloseable {
     this.sampler = new Sampler(
         config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), System::nanoTime);
     this.profileFile = config.profileFile();
+    this.quota = new CpuQuota(config.cgroupfs());
+    this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
+    this.jumboPath = config.underlayJumboPath();
     this.classifier = new Classifier(Thresholds.defaults().withCpuSaturation(config.cpuSaturation()),
         loadProfile(), new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload()));
     this.profileCheckedAt = System.nanoTime();
+    this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
     this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD));
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "headroom-sampler");
@@ -84,10 +102,8 @@ public final class Daemon implements AutoCloseable {
   public static Daemon start(Config config) {
     Daemon d = new Daemon(config);
     // The baseline at once and the first rate a quarter second later, so a new daemon is ready (has rates)
-    // well within two seconds of start; from then on one sample per interval.
-    long interval = config.sampleInterval().toNanos();
+    // well within two seconds of start; from then on one sample per interval (see Cadence).
     d.thread.execute(d::tick);
-    d.thread.scheduleAtFixedRate(d::tick, Math.min(interval, FIRST_RATE_AFTER_NANOS), interval, TimeUnit.NANOSECONDS);
     if (d.netbirdReader != null) {
       d.netbirdThread.scheduleWithFixedDelay(d::readNetbird, 0, config.netbirdInterval().toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -104,7 +120,11 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void tick() {
+    long late = cadence.begin(System.nanoTime());
     try {
+      long skipped = cadence.skipped();
+      timing = timing.observe(late / 1e9, skipped - skippedSeen);
+      skippedSeen = skipped;
       Sample s = sampler.sample();
       if (s.monotonicNanos() - profileCheckedAt >= PROFILE_CHECK_NANOS) {
         profileCheckedAt = s.monotonicNanos();
@@ -113,16 +133,42 @@ public final class Daemon implements AutoCloseable {
           classifier.setProfile(loadProfile());
         }
       }
-      Judgement j = classifier.observe(Observations.from(s));
-      Published p = new Published(s, j, peaks, netbird.get());
+      Judgement j = classifier.observe(Observations.from(s, cpuQuota(), flowCap, jumboPath));
+      Published p = new Published(s, j, peaks, netbird.get(), timing);
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
         l.accept(p);
       }
     } catch (RuntimeException | Error e) {
       // A bug in one pass must not end sampling; readiness turns false if it keeps happening.
-      log.error("sampling pass failed", e);
+      failures.error(e.getClass().getName(), "sampling pass failed", e);
+    } finally {
+      try {
+        thread.schedule(this::tick, cadence.advance(System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException closed) {
+        // close() ran: no more samples
+      }
     }
+  }
+
+  /** The cgroup CPU quota in cores, NaN for none; a bad file is logged once and read as no quota. */
+  private double cpuQuota() {
+    try {
+      double q = quota.cores();
+      quotaProblem = null;
+      return q;
+    } catch (ReadException e) {
+      quotaProblem = warnOnce(quotaProblem, "ignoring the CPU quota", e);
+      return Double.NaN;
+    }
+  }
+
+  /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */
+  private static String warnOnce(String previous, String what, IOException e) {
+    if (!e.getMessage().equals(previous)) {
+      log.warn("{}: {}", what, e.getMessage());
+    }
+    return e.getMessage();
   }
 
   /**
@@ -144,10 +190,7 @@ public final class Daemon implements AutoCloseable {
       profileProblem = null;
       return p;
     } catch (IOException e) {
-      if (!e.getMessage().equals(profileProblem)) {
-        log.warn("ignoring profile file: {}", e.getMessage());
-      }
-      profileProblem = e.getMessage();
+      profileProblem = warnOnce(profileProblem, "ignoring profile file", e);
       return null;
     }
   }

@@ -3,10 +3,10 @@ package dev.headroom.cmd;
 import dev.headroom.config.Config;
 import dev.headroom.config.ConfigException;
 import dev.headroom.config.ConfigParser;
+import dev.headroom.serve.web.WebConfig;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * Entry point: {@code headroom [serve|check|profile|size] [flags]}; {@code serve} is the default.
@@ -25,7 +25,7 @@ public final class Main {
     }
   }
 
-  /** Runs a command; returns its exit code, or -1 when it keeps running (serve). */
+  /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     String command = "serve";
     String[] rest = args;
@@ -82,9 +82,12 @@ public final class Main {
       Runtime.getRuntime().removeShutdownHook(hook);
       return code;
     }
+    ServeProcess.trapSignals();
+    WebConfig web;
     ServeCommand.Running running;
     try {
-      running = ServeCommand.start(config);
+      web = ServeCommand.webConfig(config);
+      running = ServeCommand.start(config, web);
     } catch (dev.headroom.serve.web.WebConfigException e) {
       err.println("headroom: web config: " + e.getMessage());
       return 2;
@@ -92,13 +95,7 @@ public final class Main {
       err.println("headroom: cannot serve on " + config.listenHost() + ":" + config.listenPort() + ": " + rootMessage(e));
       return 1;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      running.close();
-      stopped.countDown();
-    }, "headroom-shutdown"));
-    stopped.await();
-    return -1;
+    return ServeProcess.run(rest, config, web, running);
   }
 
   private static String rootMessage(Throwable e) {

@@ -54,7 +54,9 @@ public final class ProfileCommand {
       long lastPrint = 0;
       while (!stop.get() && System.nanoTime() < deadline && !session.done()) {
         Published p = samples.poll(200, TimeUnit.MILLISECONDS);
-        if (p == null || !p.sample().complete()) {
+        // An interval whose rate is unknown (unreadable or implausible counters) is no point on the curve.
+        if (p == null || !p.sample().complete() || Double.isNaN(p.sample().throughput(Direction.DOWNLOAD))
+            || Double.isNaN(p.sample().throughput(Direction.UPLOAD))) {
           continue;
         }
         Sample s = p.sample();
@@ -107,8 +109,11 @@ public final class ProfileCommand {
     out.printf("Profiling %s (%s datapath, %d cores, MTU %d). Drive load through the tunnel with iperf3 >= 3.16:%n",
         c.tunnelInterface(), s.datapath().label(), s.onlineCores(), s.tunnel().mtu());
     out.printf("  on %s, behind this peer, one server per client:   for p in 5201 5202 5203 5204; do iperf3 -s -D -p $p; done%n", host);
-    out.printf("  download (the peer encrypts), on each remote client:  iperf3 -c %s -p 5201 -R -P 4 -t 600%n", host);
-    out.printf("  upload (the peer decrypts), on each remote client:    iperf3 -c %s -p 5201 -P 4 -t 600%n", host);
+    // One server serves one client at a time: client N uses port 5200+N, as the servers above listen.
+    for (int n = 1; n <= 4; n++) {
+      out.printf("  client %d: download (the peer encrypts) iperf3 -c %s -p %d -R -P 4 -t 600;"
+          + " or upload (the peer decrypts) iperf3 -c %s -p %d -P 4 -t 600%n", n, host, 5200 + n, host, 5200 + n);
+    }
     out.println("Start one client, then add clients (one port each) until the rate stops rising. Ctrl-C keeps what was measured.");
   }
 }

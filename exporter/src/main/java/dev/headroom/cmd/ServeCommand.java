@@ -5,12 +5,18 @@ import dev.headroom.serve.HeadroomCollector;
 import dev.headroom.serve.History;
 import dev.headroom.serve.HttpServer;
 import dev.headroom.serve.Readiness;
+import dev.headroom.serve.web.CertificateValidity;
 import dev.headroom.serve.web.WebConfig;
 import dev.headroom.serve.web.WebConfigException;
 import dev.headroom.serve.web.WebConfigParser;
 import dev.headroom.serve.web.WebSecurity;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Instant;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,11 +40,45 @@ public final class ServeCommand {
   }
 
   /**
+   * The exporter's own cost, which counts against the peer it measures: CPU, resident memory, open files
+   * ({@code process_*}), heap and non-heap use ({@code jvm_memory_*}) and GC time. The rest of client_java's
+   * JVM families (threads, buffer pools, class loading, JIT, memory-pool allocation, native memory, runtime
+   * info) are left out: each brings JMX classes, a thread dump or a GC listener per scrape for figures an
+   * operator of this exporter does not act on (docs/benchmarks.md measures the difference).
+   *
+   * <p>Usage: {@code ServeCommand.registerOwnCost(registry);}
+   */
+  public static void registerOwnCost(PrometheusRegistry registry) {
+    ProcessMetrics.builder().register(registry);
+    JvmMemoryMetrics.builder().register(registry);
+    JvmGarbageCollectorMetrics.builder().register(registry);
+  }
+
+  /**
    * Starts sampling and serving. A bad web config file throws {@link WebConfigException} before anything
    * starts, naming the file, the key and the problem.
    */
   public static Running start(Config config) {
-    WebConfig web = config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
+    return start(config, webConfig(config));
+  }
+
+  /** The web config {@code config} names, parsed and checked; {@link WebConfig#NONE} when none. */
+  public static WebConfig webConfig(Config config) {
+    return config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
+  }
+
+  /** Starts sampling and serving with an already parsed web config. */
+  public static Running start(Config config, WebConfig web) {
+    return start(config, web, () -> {});
+  }
+
+  /**
+   * Starts sampling and serving; {@code beforeBind} runs once the sampler is up, just before the port is
+   * bound, so a reload can keep the old server answering until then.
+   */
+  static Running start(Config config, WebConfig web, Runnable beforeBind) {
+    Optional<CertificateValidity> certificate = web.tls().map(t -> CertificateValidity.read(t.certFile()));
+    certificate.ifPresent(c -> c.problems(Instant.now()).forEach(p -> log.warn("tls_server_config: {}", p)));
     Daemon daemon = Daemon.start(config);
     History history = new History(History.SPAN, config.sampleInterval());
     daemon.addListener(history);
@@ -46,9 +86,13 @@ public final class ServeCommand {
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
     registry.register(new HeadroomCollector(daemon::published, info));
-    JvmMetrics.builder().register(registry);
+    registerOwnCost(registry);
+    certificate.ifPresent(c -> Gauge.builder().name("headroom_tls_certificate_expiry_timestamp_seconds")
+        .help("When the first certificate of the served TLS chain expires (its notAfter), Unix seconds")
+        .register(registry).set(c.expiry().getEpochSecond()));
     HttpServer server;
     try {
+      beforeBind.run();
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), registry,
           daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web));
     } catch (RuntimeException e) {

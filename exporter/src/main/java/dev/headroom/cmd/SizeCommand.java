@@ -7,6 +7,7 @@ import dev.headroom.config.Quantities;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ReferenceProfile;
+import dev.headroom.judge.Sizing;
 import dev.headroom.judge.Units;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
@@ -44,7 +45,7 @@ public final class SizeCommand {
       usage: headroom size (--active-users N --per-user-mbps X | --from-prometheus URL [--network NAME]
                             [--window 7d]) [--direction download|upload]
                            (--vcpus N [--datapath kernel|userspace] | --capacity-gbps X | --profile-file PATH)
-                           [--peers-per-network N]
+                           [--line-rate 10gbit] [--mtu N] [--peers-per-network N]
 
         --active-users N       users active at the busiest time (not enrolled users)
         --per-user-mbps X      what one active user pulls (download) or pushes (upload), in Mbps
@@ -60,15 +61,14 @@ public final class SizeCommand {
         --datapath D           with --vcpus: kernel (default) or userspace (wireguard-go)
         --capacity-gbps X      one peer's capacity in that direction, in Gbps, as you measured it
         --profile-file PATH    one peer's capacity from a file written by `headroom profile`
+        --line-rate R          the peer's NIC (e.g. 1gbit, 10gbit): capacity is the smaller of CPU and NIC
+        --mtu N                tunnel MTU (default 1280; the reference scales for jumbo, the NIC carries more)
         --peers-per-network N  routing peers per Network for failover (default 2)
       """;
 
-  /** Share of a peer's capacity at which the near-ceiling alert warns. */
-  static final double NEAR_CEILING = 0.80;
-
   private static final Set<String> FLAGS = Set.of("--active-users", "--per-user-mbps", "--direction", "--vcpus",
       "--datapath", "--capacity-gbps", "--profile-file", "--peers-per-network", "--from-prometheus", "--network",
-      "--window");
+      "--window", "--line-rate", "--mtu");
 
   /** Default --window: a week sees every weekday's peak. */
   static final String DEFAULT_WINDOW = "7d";
@@ -256,56 +256,107 @@ public final class SizeCommand {
       lines.forEach(out::println);
     }
 
-    double peakGbps = users * perUserMbps / 1000.0;
-    long active = (long) Math.ceil(peakGbps / capacityGbps - 1e-9);
-    String dir = direction.label();
+    OptionalDouble lineRate = OptionalDouble.empty();
+    if (f.containsKey("--line-rate")) {
+      try {
+        lineRate = OptionalDouble.of(Units.gbps(dev.headroom.config.Quantities.bitRateToBytes(f.get("--line-rate"),
+            "--line-rate")));
+      } catch (dev.headroom.config.ConfigException e) {
+        throw new UsageException(e.getMessage());
+      }
+    }
+    int mtu = f.containsKey("--mtu") ? (int) wholeNumber(f, "--mtu", 576, false) : ReferenceProfile.BASE_MTU;
+    Sizing.Plan plan = Sizing.plan(new Sizing.Inputs(users, perUserMbps, direction, datapath, vcpus, capacityGbps,
+        lineRate, mtu, perNetwork, f.containsKey("--vcpus")));
+    report(plan, users, perUserMbps, direction, datapath, vcpus, perNetwork, capacityBasis, out);
+    return 0;
+  }
 
+  /** Prints the plan; every figure is the plan's or the reference profile's. */
+  static void report(Sizing.Plan plan, long users, double perUserMbps, Direction direction, Datapath datapath,
+      int vcpus, long perNetwork, String capacityBasis, PrintStream out) {
+    double peakGbps = plan.peakGbps();
+    double capacityGbps = plan.capacityGbps();
+    long active = plan.activePeers();
+    String dir = direction.label();
     out.println("Sizing routing peers for " + dir + (direction == Direction.DOWNLOAD
         ? " (users pull; the peer encrypts)" : " (users push; the peer decrypts)"));
     out.println("1. Peak demand: " + String.format(Locale.ROOT, "%,d", users) + " active users x "
         + num(perUserMbps, 3) + " Mbps = " + num(peakGbps, 2) + " Gbps " + dir);
-    out.println("2. One peer carries " + num(capacityGbps, 2) + " Gbps " + dir + " (" + capacityBasis + ")");
+    String basis = capacityBasis;
+    if (plan.notes().contains(Sizing.Note.INTERFACE_BOUND)) {
+      basis = "its NIC carries " + num(plan.nicGbps(), 2) + " Gbps inside the tunnel, less than the CPU's "
+          + num(plan.cpuGbps(), 2) + " Gbps (" + capacityBasis + ")";
+    } else if (!Double.isNaN(plan.nicGbps())) {
+      basis += "; its NIC carries " + num(plan.nicGbps(), 2) + " Gbps";
+    }
+    String range = plan.lowGbps() < plan.highGbps()
+        ? ", range " + num(plan.lowGbps(), 2) + "-" + num(plan.highGbps(), 2) + " Gbps" : "";
+    out.println("2. One peer carries " + num(capacityGbps, 2) + " Gbps " + dir + " (" + basis + range + ")");
+    if (vcpus > 0 && datapath != Datapath.USERSPACE) {
+      out.println("   The reference pairs " + vcpus + " vCPUs with a " + num(ReferenceProfile.interfaceGbps(vcpus), 1)
+          + " Gbps interface.");
+    }
     out.println("3. Active peers: ceil(" + num(peakGbps, 2) + " / " + num(capacityGbps, 2) + ") = " + active);
     if (active == 0) {
       out.println("4. No throughput to carry: 1 Network x " + perNetwork + " peers = " + perNetwork
           + " peers, for availability only (a Network keeps serving when one routing peer fails)");
     } else {
-      double perNetworkGbps = peakGbps / active;
       out.println("4. " + active + (active == 1 ? " Network" : " Networks") + " x " + perNetwork + " peers = "
-          + active * perNetwork + " peers, ~" + num(perNetworkGbps, 2) + " Gbps per Network ("
-          + Math.round(100 * perNetworkGbps / capacityGbps) + "% of one peer's " + num(capacityGbps, 2) + " Gbps)");
+          + plan.peers() + " peers, ~" + num(plan.perNetworkGbps(), 2) + " Gbps per Network ("
+          + Math.round(100 * plan.load()) + "% of one peer's " + num(capacityGbps, 2) + " Gbps)");
     }
     out.println("Each Network exposes the same resources; its routing peers fail over (or serve the nearest"
         + " clients), they never share load; a policy splits client groups across the Networks.");
-    double load = active == 0 ? 0 : peakGbps / active / capacityGbps;
-    if (load > NEAR_CEILING) {
-      long roomy = (long) Math.ceil(peakGbps / (NEAR_CEILING * capacityGbps) - 1e-9);
-      out.println("Note: each Network would run at " + Math.round(100 * load) + "% of one peer, past the 80% at which"
-          + " HeadroomPeerNearCeiling warns; " + roomy + " Networks keep 20% headroom.");
+    java.util.Set<Sizing.Note> n = plan.notes();
+    if (n.contains(Sizing.Note.PAST_NEAR_CEILING)) {
+      out.println("Note: each Network would run at " + Math.round(100 * plan.load()) + "% of one peer, past the "
+          + Math.round(100 * Sizing.NEAR_CEILING) + "% at which HeadroomPeerNearCeiling warns; " + plan.roomyNetworks()
+          + " Networks keep " + Math.round(100 * (1 - Sizing.NEAR_CEILING)) + "% headroom.");
     }
-    if (perNetwork < 2) {
+    if (n.contains(Sizing.Note.NO_FAILOVER)) {
       out.println("Note: 1 peer per Network has no failover; use 2 or more.");
     }
-    if (perUserMbps / 1000.0 > capacityGbps) {
-      out.println("Note: one user's " + num(perUserMbps / 1000.0, 2) + " Gbps exceeds what one peer carries. One user"
-          + " is one tunnel, handled mostly on one core and topping out at a few Gbps; no number of Networks raises that.");
+    if (n.contains(Sizing.Note.USER_OVER_ONE_TUNNEL)) {
+      out.println("Note: one user's " + num(perUserMbps / 1000.0, 2) + " Gbps exceeds what one tunnel carries (about "
+          + num(Math.min(ReferenceProfile.tableGbps(datapath, 1, direction), capacityGbps), 2) + " Gbps here). One"
+          + " user is one tunnel, handled mostly on one core; no number of Networks raises that.");
     }
-    double largest = ReferenceProfile.tableGbps(datapath, 64, direction);
-    if (peakGbps > largest) {
-      out.println("Note: no single peer carries " + num(peakGbps, 2) + " Gbps " + dir + " (the largest reference peer,"
-          + " 64 vCPUs " + datapath.label() + ", carries " + num(largest, 2) + " Gbps): scaling out is the only way.");
+    if (n.contains(Sizing.Note.BEYOND_LARGEST_PEER)) {
+      out.println("Note: no single peer carries " + num(peakGbps, 2) + " Gbps " + dir + " (the largest reference peer, "
+          + ReferenceProfile.TABLE_TOP_CORES + " vCPUs " + datapath.label() + ", carries "
+          + num(ReferenceProfile.tableGbps(datapath, ReferenceProfile.TABLE_TOP_CORES, direction), 2)
+          + " Gbps): scaling out is the only way.");
     }
-    if (direction == Direction.UPLOAD && datapath != Datapath.USERSPACE && active > 0) {
-      out.println("Note: upload (decryption) flattens at ~15 Gbps from 16 vCPUs; past 16 vCPUs add peers, not cores.");
-    } else if (direction == Direction.DOWNLOAD && datapath != Datapath.USERSPACE && vcpus > 16) {
-      out.println("Note: past 16 vCPUs download gains little (20 Gbps at 16, 31 Gbps at 64); 16-vCPU peers"
-          + " in more Networks usually cost less.");
+    int knee = ReferenceProfile.KNEE_CORES;
+    if (n.contains(Sizing.Note.UPLOAD_FLATTENS)) {
+      out.println("Note: upload (decryption) flattens at ~" + num(ReferenceProfile.tableGbps(Datapath.KERNEL, knee,
+          Direction.UPLOAD), 1) + " Gbps from " + knee + " vCPUs; past " + knee + " vCPUs add peers, not cores.");
     }
-    if (datapath == Datapath.USERSPACE) {
-      out.println("Note: userspace WireGuard plateaus near 6.8 Gbps download and 3.7-4.4 Gbps upload from 4 vCPUs,"
-          + " using ~3-5 cores; kernel WireGuard carries several times more on the same peer.");
+    if (n.contains(Sizing.Note.DOWNLOAD_PAST_KNEE)) {
+      out.println("Note: past " + knee + " vCPUs download gains little ("
+          + num(ReferenceProfile.tableGbps(Datapath.KERNEL, knee, Direction.DOWNLOAD), 1) + " Gbps at " + knee + ", "
+          + num(ReferenceProfile.tableGbps(Datapath.KERNEL, ReferenceProfile.TABLE_TOP_CORES, Direction.DOWNLOAD), 1)
+          + " Gbps at " + ReferenceProfile.TABLE_TOP_CORES + "); " + knee
+          + "-vCPU peers in more Networks usually cost less.");
     }
-    return 0;
+    if (n.contains(Sizing.Note.USERSPACE_PLATEAU)) {
+      out.println("Note: userspace WireGuard plateaus near "
+          + num(ReferenceProfile.userspacePlateauGbps(Direction.DOWNLOAD), 1) + " Gbps download and "
+          + num(ReferenceProfile.tableGbps(Datapath.USERSPACE, 8, Direction.UPLOAD), 1) + "-"
+          + num(ReferenceProfile.userspacePlateauGbps(Direction.UPLOAD), 1) + " Gbps upload from "
+          + ReferenceProfile.USERSPACE_KNEE_CORES + " vCPUs; kernel WireGuard carries several times more on the same peer.");
+    }
+    if (n.contains(Sizing.Note.INTERFACE_BOUND)) {
+      out.println("Note: the NIC, not the CPU, sets this peer's capacity, so download and upload both meet it; a"
+          + " faster interface raises it up to the CPU's " + num(plan.cpuGbps(), 2) + " Gbps.");
+    }
+    if (n.contains(Sizing.Note.PREFER_LARGER_PEERS)) {
+      out.println("Note: " + active + " peers of " + vcpus + " vCPUs; " + plan.sixteenCorePeers() + " of " + knee
+          + " vCPUs would carry the same: 16-32 vCPU peers usually need far fewer boxes.");
+    }
+    out.println("Confirm one peer's capacity on your hardware with `headroom profile` and size again with"
+        + " --profile-file.");
   }
 
   /**

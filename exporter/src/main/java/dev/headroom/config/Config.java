@@ -37,7 +37,10 @@ public record Config(
     Duration censusInterval,
     Path runDir,
     Duration netbirdInterval,
-    String netbirdCommand) {
+    String netbirdCommand,
+    OptionalDouble underlayFlowCap,
+    boolean underlayJumboPath,
+    Path cgroupfs) {
 
   public Config {
     datapathProcesses = List.copyOf(datapathProcesses);

@@ -36,6 +36,9 @@ public final class ConfigParser {
     def("tunnel.interface", "wt0", "WireGuard tunnel interface (NetBird: wt0, or NB_INTERFACE_NAME)");
     def("underlay.interface", "", "underlay NIC (default: the interface holding the default route)");
     def("underlay.line-rate", "", "underlay line rate, e.g. 10gbit (default: sysfs speed; clouds and veth need this)");
+    def("underlay.flow-cap", "", "the cloud's single-flow cap, e.g. 5gbit on AWS (a tunnel at it is single-tunnel bound)");
+    def("underlay.jumbo-path", "false", "true when the path to the users carries jumbo frames end to end (allows raise_mtu)");
+    def("path.cgroupfs", "/sys/fs/cgroup", "cgroup v2 root whose cpu.max quota limits the peer's cores");
     def("sample.interval", "1s", "how often to sample");
     def("sample.peak-window", "5m", "sliding window of the peak rates");
     def("datapath.process", "netbird,wireguard-go", "process names that may run a userspace datapath");
@@ -252,7 +255,18 @@ public final class ConfigParser {
         durationOrZero(v, "census.interval"),
         Path.of(get(v, "path.rundir")),
         durationOrZero(v, "netbird.interval"),
-        get(v, "netbird.command"));
+        get(v, "netbird.command"),
+        rate(v, "underlay.flow-cap"),
+        bool(v, "underlay.jumbo-path"),
+        Path.of(get(v, "path.cgroupfs")));
+  }
+
+  private static boolean bool(Map<String, String> v, String key) throws ConfigException {
+    String s = get(v, key).strip();
+    if (s.equals("true") || s.equals("false")) {
+      return Boolean.parseBoolean(s);
+    }
+    throw new ConfigException(key + ": '" + s + "' is not true or false");
   }
 
   /** A duration where {@code 0s} means "off". */

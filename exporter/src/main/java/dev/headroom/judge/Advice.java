@@ -3,7 +3,7 @@ package dev.headroom.judge;
 /**
  * What the operator should do; the {@code advice} StateSet of {@code headroom_advice}. Several can hold at once.
  *
- * <p>Usage: {@code metrics.state("advice", a.label(), judgement.adviceSet().contains(a));}
+ * <p>Usage: {@code boolean act = !judgement.adviceSet().contains(Advice.NONE);}
  */
 public enum Advice {
   /** Nothing to do: set when no other advice holds. */
@@ -14,7 +14,7 @@ public enum Advice {
   SCALE_OUT("scale_out"),
   /** Let NetBird use kernel WireGuard: the userspace datapath is near its plateau. */
   ENABLE_KERNEL_WIREGUARD("enable_kernel_wireguard"),
-  /** The underlay carries jumbo frames but the tunnel runs at the default 1280-byte MTU. */
+  /** The path carries jumbo frames end to end but the tunnel runs at a standard MTU. */
   RAISE_MTU("raise_mtu"),
   /** The NIC is full while the CPU has room: a faster interface buys throughput. */
   BIGGER_INTERFACE("bigger_interface");

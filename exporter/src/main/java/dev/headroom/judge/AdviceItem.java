@@ -1,15 +1,26 @@
 package dev.headroom.judge;
 
+import dev.headroom.sample.Direction;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * One piece of advice and the reason for it, in a sentence with numbers.
+ * One piece of advice and the fact it rests on; {@link Explainer#advice(Judgement, AdviceItem)} says it in words.
  *
- * <p>Usage: {@code for (AdviceItem a : judgement.advice()) page.li(a.advice().label() + ": " + a.reason());}
+ * <p>Usage: {@code for (AdviceItem a : judgement.advice()) page.li(a.advice().label() + ": " + Explainer.advice(judgement, a));}
+ *
+ * @param advice    what to do
+ * @param direction the direction it comes from, or null when it is about the peer as a whole
+ * @param ground    why
  */
-public record AdviceItem(Advice advice, String reason) {
+public record AdviceItem(Advice advice, Direction direction, Ground ground) {
   public AdviceItem {
     Objects.requireNonNull(advice, "advice");
-    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(ground, "ground");
+  }
+
+  /** The direction it comes from, if any. */
+  public Optional<Direction> about() {
+    return Optional.ofNullable(direction);
   }
 }

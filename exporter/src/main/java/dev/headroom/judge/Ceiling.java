@@ -10,14 +10,20 @@ import java.util.Objects;
  * @param bytesPerSecond inner (tunnel) bytes per second, positive and finite
  * @param source         where it came from
  * @param basis          e.g. "reference: kernel WireGuard, 16 cores, MTU 1280, capped by 10 Gbps NIC"
+ * @param linkCapped     the NIC's line rate set it, not the CPU: holding it is the link's limit, not the datapath's
  */
-public record Ceiling(double bytesPerSecond, CeilingSource source, String basis) {
+public record Ceiling(double bytesPerSecond, CeilingSource source, String basis, boolean linkCapped) {
   public Ceiling {
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
       throw new IllegalArgumentException("ceiling must be a positive number of bytes/s, got " + bytesPerSecond);
     }
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(basis, "basis");
+  }
+
+  /** A ceiling the CPU sets (not capped by a NIC). */
+  public Ceiling(double bytesPerSecond, CeilingSource source, String basis) {
+    this(bytesPerSecond, source, basis, false);
   }
 
   /** The ceiling in Gbps (bits), as people say it. */

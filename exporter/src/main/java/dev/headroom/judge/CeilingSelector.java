@@ -28,7 +28,9 @@ public final class CeilingSelector {
             .append(profile.cores()).append(" cores, MTU ").append(profile.tunnelMtu())
             .append(", limited by ").append(profile.limit(d).label());
         profile.when().ifPresent(t -> basis.append(", at ").append(t));
-        return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, basis.toString());
+        // A profile stopped by the link measured the NIC, not the datapath.
+        return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, basis.toString(),
+            profile.limit(d) == Limit.LINK);
       }
       skipped = " (" + mismatch.orElse("profile has no " + d.label() + " measurement") + ")";
     }
@@ -37,9 +39,10 @@ public final class CeilingSelector {
       return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped);
     }
     // Unknown online cores: the number of cores that reported busy ratios is the next best count.
-    int cores = o.onlineCores() > 0 ? o.onlineCores() : o.coreBusy().length;
+    // Under a CPU quota the peer has fractional cores: the table is read between its rows.
+    double cores = o.onlineCores() > 0 || o.coreBusy().length > 0 ? Classifier.peerCores(o) : 0;
     Ceiling ref = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
-    return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped);
+    return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
   }
 
   /** The ceilings for both directions. */

@@ -4,7 +4,8 @@ import dev.headroom.sample.Direction;
 import java.util.Objects;
 
 /**
- * The verdict for one direction: its rate against its ceiling, what limits it, and why in words.
+ * The verdict for one direction: its rate against its ceiling, what limits it, and the fact it rests on. Words
+ * come from {@link Explainer#reason(Judgement, Direction)}.
  *
  * <p>Usage: {@code gauge.labelValues(j.direction().label()).set(j.utilization());}
  *
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param ceiling                 the ceiling in use
  * @param utilization             throughput / ceiling
  * @param verdict                 the settled verdict (after hysteresis)
- * @param reason                  the verdict in words, with numbers
+ * @param cause                   why, as a fact; {@code cause.verdict() == verdict}
  */
 public record DirectionJudgement(
     Direction direction,
@@ -21,11 +22,14 @@ public record DirectionJudgement(
     Ceiling ceiling,
     double utilization,
     Verdict verdict,
-    String reason) {
+    Cause cause) {
   public DirectionJudgement {
     Objects.requireNonNull(direction, "direction");
     Objects.requireNonNull(ceiling, "ceiling");
     Objects.requireNonNull(verdict, "verdict");
-    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(cause, "cause");
+    if (cause.verdict() != verdict) {
+      throw new IllegalArgumentException("cause " + cause.label() + " does not yield " + verdict.label());
+    }
   }
 }

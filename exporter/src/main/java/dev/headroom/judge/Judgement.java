@@ -11,18 +11,26 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The judge's answer for one sample: per direction ceiling, utilization and verdict, and the advice. Immutable,
- * so the sampling thread can publish it to HTTP threads through a volatile field.
+ * The judge's answer for one sample: per direction ceiling, utilization, verdict and cause; the advice with the
+ * fact behind each; and the observation it was decided on (the numbers {@link Explainer} quotes). Immutable, so
+ * the sampling thread can publish it to HTTP threads through a volatile field.
  *
  * <p>Usage: {@code Judgement j = classifier.observe(obs); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
  *
- * @param datapath   the datapath seen in the sample
- * @param directions one entry per {@link Direction}
- * @param advice     at least one item; exactly {@code none} when nothing else applies; ordered as {@link Advice}
+ * @param observation  what was judged
+ * @param usableCores  the cores the datapath can keep busy (fractional under a CPU quota)
+ * @param cpuSaturated the usable cores were saturated (debounced), whatever the traffic split
+ * @param directions   one entry per {@link Direction}
+ * @param advice       at least one item; exactly {@code none} when nothing else applies; in the order to act on it
  */
-public record Judgement(Datapath datapath, Map<Direction, DirectionJudgement> directions, List<AdviceItem> advice) {
+public record Judgement(
+    Observation observation,
+    double usableCores,
+    boolean cpuSaturated,
+    Map<Direction, DirectionJudgement> directions,
+    List<AdviceItem> advice) {
   public Judgement {
-    Objects.requireNonNull(datapath, "datapath");
+    Objects.requireNonNull(observation, "observation");
     EnumMap<Direction, DirectionJudgement> m = new EnumMap<>(Direction.class);
     m.putAll(directions);
     if (m.size() != Direction.values().length) {
@@ -33,6 +41,11 @@ public record Judgement(Datapath datapath, Map<Direction, DirectionJudgement> di
     if (advice.isEmpty()) {
       throw new IllegalArgumentException("advice must hold at least 'none'");
     }
+  }
+
+  /** The datapath seen in the sample. */
+  public Datapath datapath() {
+    return observation.datapath();
   }
 
   /** The judgement of one direction. */

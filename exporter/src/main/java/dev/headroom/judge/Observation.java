@@ -34,6 +34,10 @@ import java.util.OptionalDouble;
  * @param datapathAllowedBusy     mean busy ratio of the cores the datapath process may run on; NaN when unknown
  * @param hottestTunnelDownloadBytesPerSecond rate of the busiest single tunnel, download; NaN when unknown
  * @param hottestTunnelUploadBytesPerSecond   rate of the busiest single tunnel, upload; NaN when unknown
+ * @param cpuQuotaCores           the peer's CPU quota (cgroup {@code cpu.max}) in cores; NaN when there is none
+ * @param flowCapBytesPerSecond   the underlay's single-flow cap ({@code --underlay.flow-cap}); NaN when none
+ * @param jumboPath               the path carries jumbo frames end to end (the operator said so, or every active
+ *                                tunnel's endpoint is a private address on a jumbo underlay)
  */
 public record Observation(
     Datapath datapath,
@@ -50,7 +54,10 @@ public record Observation(
     double datapathCpuLimitCores,
     double datapathAllowedBusy,
     double hottestTunnelDownloadBytesPerSecond,
-    double hottestTunnelUploadBytesPerSecond) {
+    double hottestTunnelUploadBytesPerSecond,
+    double cpuQuotaCores,
+    double flowCapBytesPerSecond,
+    boolean jumboPath) {
 
   /** NetBird's default tunnel MTU. */
   public static final int DEFAULT_TUNNEL_MTU = 1280;
@@ -73,6 +80,8 @@ public record Observation(
     requireRate("hottestTunnelUploadBytesPerSecond", hottestTunnelUploadBytesPerSecond, true);
     requireRate("datapathCpuCores", datapathCpuCores, true);
     requireRate("datapathCpuLimitCores", datapathCpuLimitCores, true);
+    requireRate("cpuQuotaCores", cpuQuotaCores, true);
+    requireRate("flowCapBytesPerSecond", flowCapBytesPerSecond, true);
     coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
     for (double b : coreBusy) {
       if (Double.isNaN(b) || b < 0) {
@@ -125,6 +134,11 @@ public record Observation(
     return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).average().orElse(Double.NaN);
   }
 
+  /** Busy cores in all: the sum of the busy ratios, NaN when no core was measured. */
+  public double totalBusyCores() {
+    return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).sum();
+  }
+
   /** Busy ratio of the busiest core, NaN when no core was measured. */
   public double hottestBusy() {
     return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).max().orElse(Double.NaN);
@@ -160,7 +174,10 @@ public record Observation(
         && Double.compare(datapathCpuLimitCores, x.datapathCpuLimitCores) == 0
         && Double.compare(datapathAllowedBusy, x.datapathAllowedBusy) == 0
         && Double.compare(hottestTunnelDownloadBytesPerSecond, x.hottestTunnelDownloadBytesPerSecond) == 0
-        && Double.compare(hottestTunnelUploadBytesPerSecond, x.hottestTunnelUploadBytesPerSecond) == 0;
+        && Double.compare(hottestTunnelUploadBytesPerSecond, x.hottestTunnelUploadBytesPerSecond) == 0
+        && Double.compare(cpuQuotaCores, x.cpuQuotaCores) == 0
+        && Double.compare(flowCapBytesPerSecond, x.flowCapBytesPerSecond) == 0
+        && jumboPath == x.jumboPath;
   }
 
   @Override
@@ -168,7 +185,8 @@ public record Observation(
     return Objects.hash(datapath, onlineCores, tunnelMtu, underlayMtu, lineRateBytesPerSecond,
         downloadBytesPerSecond, uploadBytesPerSecond, underlayTransmitUtilization, underlayReceiveUtilization,
         Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores, datapathAllowedBusy,
-        hottestTunnelDownloadBytesPerSecond, hottestTunnelUploadBytesPerSecond);
+        hottestTunnelDownloadBytesPerSecond, hottestTunnelUploadBytesPerSecond, cpuQuotaCores, flowCapBytesPerSecond,
+        jumboPath);
   }
 
   @Override
@@ -178,7 +196,8 @@ public record Observation(
         + ", util tx/rx=" + underlayTransmitUtilization + "/" + underlayReceiveUtilization
         + ", busy=" + Arrays.toString(coreBusy) + ", datapathCpu=" + datapathCpuCores + "/" + datapathCpuLimitCores
         + ", allowedBusy=" + datapathAllowedBusy
-        + ", hottest=" + hottestTunnelDownloadBytesPerSecond + "/" + hottestTunnelUploadBytesPerSecond + "]";
+        + ", hottest=" + hottestTunnelDownloadBytesPerSecond + "/" + hottestTunnelUploadBytesPerSecond
+        + ", quota=" + cpuQuotaCores + ", flowCap=" + flowCapBytesPerSecond + ", jumboPath=" + jumboPath + "]";
   }
 
   /** Builds an {@link Observation}; not thread-safe, use one per sample. */
@@ -198,6 +217,9 @@ public record Observation(
     private double allowedBusy = Double.NaN;
     private double hottestDown = Double.NaN;
     private double hottestUp = Double.NaN;
+    private double cpuQuota = Double.NaN;
+    private double flowCap = Double.NaN;
+    private boolean jumboPath;
 
     private Builder(Datapath datapath, int onlineCores) {
       this.datapath = datapath;
@@ -230,9 +252,17 @@ public record Observation(
       return this;
     }
 
+    /** The peer's CPU quota in cores (cgroup {@code cpu.max}); NaN for none. */
+    public Builder cpuQuotaCores(double v) { cpuQuota = v; return this; }
+    /** The underlay's single-flow cap in bytes/s; NaN for none. */
+    public Builder flowCap(double bytesPerSecond) { flowCap = bytesPerSecond; return this; }
+    /** The path carries jumbo frames end to end. */
+    public Builder jumboPath(boolean v) { jumboPath = v; return this; }
+
     public Observation build() {
       return new Observation(datapath, onlineCores, tunnelMtu, underlayMtu, lineRate, download, upload,
-          txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, allowedBusy, hottestDown, hottestUp);
+          txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, allowedBusy, hottestDown, hottestUp,
+          cpuQuota, flowCap, jumboPath);
     }
   }
 }

@@ -20,6 +20,8 @@ public final class ReferenceProfile {
 
   /** Past this many cores a kernel peer gains little: add a peer, not cores. Upload is flat from here. */
   public static final int KNEE_CORES = 16;
+  /** The largest machine the tables were measured on. */
+  public static final int TABLE_TOP_CORES = 64;
   /** Userspace (wireguard-go) stops gaining from 4 cores: it uses ~3-5 cores however many there are. */
   public static final int USERSPACE_KNEE_CORES = 4;
   /** Bytes a packet gains on the underlay: 32 WireGuard + 8 UDP + 20 IPv4 + 14 Ethernet. */
@@ -48,8 +50,8 @@ public final class ReferenceProfile {
   static final double USERSPACE_JUMBO_FACTOR = 2.5;
 
   /** The ceiling for a peer of this shape, from the tables alone. */
-  public static Ceiling ceiling(Datapath datapath, int onlineCores, int tunnelMtu, OptionalDouble lineRateBytesPerSecond,
-      Direction direction) {
+  public static Ceiling ceiling(Datapath datapath, double onlineCores, int tunnelMtu,
+      OptionalDouble lineRateBytesPerSecond, Direction direction) {
     boolean userspace = datapath == Datapath.USERSPACE;
     StringBuilder basis = new StringBuilder("reference: ");
     basis.append(userspace ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard");
@@ -68,19 +70,21 @@ public final class ReferenceProfile {
       basis.append(")");
     }
     double bytes = Units.bytesPerSecond(gbps * factor);
+    boolean capped = false;
     if (lineRateBytesPerSecond.isPresent()) {
       double cap = innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu);
       if (cap < bytes) {
         bytes = cap;
+        capped = true;
         basis.append(", capped by ").append(Units.num(Units.gbps(lineRateBytesPerSecond.getAsDouble()), 2))
             .append(" Gbps NIC");
       }
     }
-    return new Ceiling(bytes, CeilingSource.REFERENCE, basis.toString());
+    return new Ceiling(bytes, CeilingSource.REFERENCE, basis.toString(), capped);
   }
 
   /** The table figure in Gbps at MTU 1280 with no NIC cap, interpolated by cores. ABSENT reads the kernel table. */
-  public static double tableGbps(Datapath datapath, int onlineCores, Direction direction) {
+  public static double tableGbps(Datapath datapath, double onlineCores, Direction direction) {
     boolean down = direction == Direction.DOWNLOAD;
     if (datapath == Datapath.USERSPACE) {
       return interpolate(USERSPACE_CORES, down ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS, onlineCores);
@@ -146,11 +150,11 @@ public final class ReferenceProfile {
     return ys[last];
   }
 
-  private static String coresText(double[] rows, int cores) {
+  private static String coresText(double[] rows, double cores) {
     if (cores <= 0) {
       return "cores unknown (1-core row)";
     }
-    String c = cores + (cores == 1 ? " core" : " cores");
+    String c = Units.num(cores, 2) + (cores == 1 ? " core" : " cores");
     if (cores < rows[0]) {
       return c;
     }

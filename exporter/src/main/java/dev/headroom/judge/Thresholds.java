@@ -2,8 +2,11 @@ package dev.headroom.judge;
 
 /**
  * The numbers the {@link Classifier} judges by. Each condition turns on after {@code minConsecutive} samples past
- * its enter threshold and off after {@code minConsecutive} samples below its exit threshold, so a value hovering
- * around one threshold cannot make the verdict flap. See docs/verdict.md for the evidence behind each default.
+ * its enter threshold and off after {@code minConsecutive} samples past its exit threshold, so a value hovering
+ * around one threshold cannot make the verdict flap. Every threshold that decides a state has both: the pairs
+ * below are given, the rest ({@link #othersIdleExit()}, {@link #singleTunnelShareExit()}, {@link #trafficShareExit()},
+ * {@link #trafficFloorExitBytesPerSecond()}, {@link #datapathCoresExit()}) sit {@value #HYSTERESIS_GAP} (or a fifth of
+ * the floor) on the far side of their enter level. See docs/verdict.md for the evidence behind each default.
  *
  * <p>Usage: {@code new Classifier(Thresholds.defaults().withCpuSaturation(cfg.cpuSaturation()), profile, config);}
  *
@@ -18,6 +21,9 @@ package dev.headroom.judge;
  * @param singleTunnelShare  when per-tunnel rates are known, the hottest tunnel's share of the direction (0.50)
  * @param trafficFloorBytesPerSecond a direction below this rate is never judged bound (1,000,000 B/s = 8 Mbps)
  * @param trafficShare       a direction needs this share of all tunnel bytes to take a CPU verdict (0.40)
+ * @param ceilingEnter       utilization of a CPU-derived ceiling that makes a direction bound at that ceiling, busy
+ *                           cores or not (0.90)
+ * @param ceilingExit        ... and below which it stops (0.80)
  * @param nearCeiling        utilization against the ceiling counted as near it (0.80)
  * @param nearCeilingExit    ... and below which it stops counting (0.70)
  * @param userspacePlateauShare share of the userspace plateau (6.8 / 4.4 Gbps) counted as at the plateau (0.90)
@@ -34,6 +40,8 @@ public record Thresholds(
     double singleTunnelShare,
     double trafficFloorBytesPerSecond,
     double trafficShare,
+    double ceilingEnter,
+    double ceilingExit,
     double nearCeiling,
     double nearCeilingExit,
     double userspacePlateauShare,
@@ -46,6 +54,7 @@ public record Thresholds(
     pair("link", linkEnter, linkExit);
     pair("cpu", cpuEnter, cpuExit);
     pair("core", coreEnter, coreExit);
+    pair("ceiling", ceilingEnter, ceilingExit);
     pair("nearCeiling", nearCeiling, nearCeilingExit);
     ratio("othersIdle", othersIdle);
     ratio("singleTunnelShare", singleTunnelShare);
@@ -72,21 +81,52 @@ public record Thresholds(
     }
   }
 
+  /** Datapath CPU, in cores, from which a pegged core can be the tunnel's own (it uses most of that core). */
+  public static final double DATAPATH_CORES_ENTER = 0.5;
+
   /** The documented defaults. */
   public static Thresholds defaults() {
-    return new Thresholds(0.90, 0.80, 0.90, 0.80, 0.90, 0.80, 0.50, 0.50, 1_000_000, 0.40, 0.80, 0.70, 0.90, 3);
+    return new Thresholds(0.90, 0.80, 0.90, 0.80, 0.90, 0.80, 0.50, 0.50, 1_000_000, 0.40, 0.90, 0.80, 0.80, 0.70,
+        0.90, 3);
+  }
+
+  /** The other cores' mean busy below which a single-tunnel verdict, once on, holds (othersIdle + gap). */
+  public double othersIdleExit() {
+    return Math.min(1, othersIdle + HYSTERESIS_GAP);
+  }
+
+  /** The busiest tunnel's share of a direction above which a single-tunnel verdict, once on, holds. */
+  public double singleTunnelShareExit() {
+    return Math.max(singleTunnelShare / 2, singleTunnelShare - HYSTERESIS_GAP);
+  }
+
+  /** A direction's share of tunnel bytes above which a CPU verdict, once on, holds. */
+  public double trafficShareExit() {
+    return Math.max(trafficShare / 2, trafficShare - HYSTERESIS_GAP);
+  }
+
+  /** The rate above which a direction, once carrying, still counts as carrying (four fifths of the floor). */
+  public double trafficFloorExitBytesPerSecond() {
+    return trafficFloorBytesPerSecond * 0.8;
+  }
+
+  /** Datapath CPU above which a single-tunnel verdict, once on, holds. */
+  public double datapathCoresExit() {
+    return DATAPATH_CORES_ENTER - HYSTERESIS_GAP;
   }
 
   /** Sets the CPU and hot-core enter thresholds ({@code --cpu.saturation}); exits sit {@value #HYSTERESIS_GAP} below. */
   public Thresholds withCpuSaturation(double saturation) {
     double exit = Math.max(saturation - HYSTERESIS_GAP, saturation / 2);
     return new Thresholds(linkEnter, linkExit, saturation, exit, saturation, exit, othersIdle, singleTunnelShare,
-        trafficFloorBytesPerSecond, trafficShare, nearCeiling, nearCeilingExit, userspacePlateauShare, minConsecutive);
+        trafficFloorBytesPerSecond, trafficShare, ceilingEnter, ceilingExit, nearCeiling, nearCeilingExit,
+        userspacePlateauShare, minConsecutive);
   }
 
   /** Sets how many samples in a row a condition needs to change. */
   public Thresholds withMinConsecutive(int n) {
     return new Thresholds(linkEnter, linkExit, cpuEnter, cpuExit, coreEnter, coreExit, othersIdle, singleTunnelShare,
-        trafficFloorBytesPerSecond, trafficShare, nearCeiling, nearCeilingExit, userspacePlateauShare, n);
+        trafficFloorBytesPerSecond, trafficShare, ceilingEnter, ceilingExit, nearCeiling, nearCeilingExit,
+        userspacePlateauShare, n);
   }
 }

@@ -3,12 +3,12 @@ package dev.headroom.judge;
 /**
  * What limits one direction of the peer right now; the {@code verdict} StateSet of {@code headroom_verdict}.
  *
- * <p>Usage: {@code metrics.state("verdict", v.label(), v == judgement.of(DOWNLOAD).verdict());}
+ * <p>Usage: {@code boolean bound = judgement.of(Direction.DOWNLOAD).verdict().bound();}
  */
 public enum Verdict {
   /** Nothing is near its limit. */
   HEADROOM("headroom"),
-  /** The CPU the datapath can use is saturated. */
+  /** The CPU the datapath can use is saturated, or the direction holds its CPU-derived ceiling (see {@link Cause}). */
   CPU_BOUND("cpu_bound"),
   /** The underlay NIC's side for this direction is near its line rate. */
   LINK_BOUND("link_bound"),

@@ -3,13 +3,13 @@ package dev.headroom.read;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one-number sysfs files through a reused buffer. sysfs reports every file as 4096 bytes long, so
- * {@code Files.readString} allocates a page per counter; a peer reads sixteen counters a second.
+ * {@code Files.readString} allocates a page per counter; a peer reads sixteen counters a second. At most
+ * 64 bytes are read, and only from a regular file (a FIFO in a counter's place would block {@code open}).
  * Not thread-safe: one per reading thread.
  *
  * <p>Usage: {@code long tx = counters.readUnsigned(dir.resolve("statistics/tx_bytes"));}
@@ -20,14 +20,15 @@ public final class CounterFileReader {
 
   public long readUnsigned(Path file) throws ReadException {
     buf.clear();
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (buf.hasRemaining() && ch.read(buf) > 0) {
-        // sysfs hands the whole value in one read; loop only for odd filesystems
+    try {
+      Sysfs.requireRegularFile(file);
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        while (buf.hasRemaining() && ch.read(buf) > 0) {
+          // sysfs hands the whole value in one read; loop only for odd filesystems
+        }
       }
-    } catch (NoSuchFileException e) {
-      throw new ReadException(file + ": missing");
     } catch (IOException e) {
-      throw new ReadException(file + ": " + e.getMessage(), e);
+      throw Sysfs.explain(file, e);
     }
     buf.flip();
     return parse(buf, file);

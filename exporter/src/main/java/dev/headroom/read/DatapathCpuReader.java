@@ -123,8 +123,8 @@ public final class DatapathCpuReader {
       for (Path dir : dirs) {
         String comm;
         try {
-          comm = Files.readString(dir.resolve("comm")).strip();
-        } catch (IOException e) {
+          comm = Sysfs.read(dir.resolve("comm")).strip();
+        } catch (ReadException e) {
           continue; // exited while we looked
         }
         int pid = Integer.parseInt(dir.getFileName().toString());
@@ -169,7 +169,7 @@ public final class DatapathCpuReader {
     try (DirectoryStream<Path> fds = Files.newDirectoryStream(procDir.resolve("fdinfo"))) {
       for (Path fd : fds) {
         try {
-          String info = Files.readString(fd);
+          String info = Sysfs.read(fd);
           readable[0] = true;
           if (info.lines().anyMatch(wanted::equals)) {
             return true;

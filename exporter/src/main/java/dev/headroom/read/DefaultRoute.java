@@ -1,7 +1,13 @@
 package dev.headroom.read;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Finds the interface holding the IPv4 default route, from {@code <procfs>/net/route}.
@@ -13,9 +19,22 @@ public final class DefaultRoute {
 
   private DefaultRoute() {}
 
-  /** Reads and parses the route table under a procfs root. */
+  /**
+   * Reads and parses the route table under a procfs root, line by line: a router's table can hold a
+   * million routes, so it is never read whole.
+   */
   public static Optional<String> find(Path procfsRoot) throws ReadException {
-    return parse(Sysfs.read(procfsRoot.resolve("net/route")));
+    Path f = procfsRoot.resolve("net/route");
+    try {
+      Sysfs.requireRegularFile(f);
+      try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.US_ASCII)) {
+        return parse(r.lines());
+      }
+    } catch (IOException e) {
+      throw Sysfs.explain(f, e);
+    } catch (UncheckedIOException e) {
+      throw Sysfs.explain(f, e.getCause());
+    }
   }
 
   /**
@@ -23,9 +42,13 @@ public final class DefaultRoute {
    * counts as underlay, so callers exclude it.
    */
   public static Optional<String> parse(String routeTable) {
+    return parse(routeTable.lines());
+  }
+
+  private static Optional<String> parse(Stream<String> lines) {
     String best = null;
     long bestMetric = Long.MAX_VALUE;
-    for (String line : routeTable.lines().skip(1).toList()) {
+    for (String line : (Iterable<String>) lines.skip(1)::iterator) {
       String[] f = line.trim().split("\\s+");
       if (f.length < 8) {
         continue;

@@ -16,9 +16,12 @@ public final class ProcStatCpuSource implements CpuSource {
     this.stat = procfsRoot.resolve("stat");
   }
 
+  /** About 150 bytes a core: room for 8192 cores (the kernel's CPU limit) and the other lines. */
+  static final int MAX_STAT_BYTES = 4 << 20;
+
   @Override
   public CpuReading read() throws ReadException {
-    return new CpuReading(ProcStat.parseCores(Sysfs.read(stat), stat), CpuList.readOnline(sysfs));
+    return new CpuReading(ProcStat.parseCores(Sysfs.read(stat, MAX_STAT_BYTES), stat), CpuList.readOnline(sysfs));
   }
 
   @Override

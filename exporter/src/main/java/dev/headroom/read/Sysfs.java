@@ -1,10 +1,13 @@
 package dev.headroom.read;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -42,24 +45,85 @@ public final class Sysfs {
     }
   }
 
-  /** Reads a whole small file, or empty when it does not exist. */
+  /**
+   * The most a one-value attribute file is read: sysfs attributes are at most a page, so anything longer
+   * is not the kernel's file and must not be read whole (a 40 MB file in its place would fill the heap).
+   */
+  public static final int MAX_ATTRIBUTE_BYTES = 64 * 1024;
+
+  /** Reads a whole small file, or empty when it does not exist; bounded and never blocking, as {@link #read}. */
   public static Optional<String> readOptional(Path file) throws IOException {
     try {
-      return Optional.of(Files.readString(file, StandardCharsets.US_ASCII));
+      return Optional.of(readBounded(file, MAX_ATTRIBUTE_BYTES));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
   }
 
-  /** Reads a whole small file that must exist. */
+  /** Reads a whole small file that must exist, at most {@link #MAX_ATTRIBUTE_BYTES}. */
   public static String read(Path file) throws ReadException {
+    return read(file, MAX_ATTRIBUTE_BYTES);
+  }
+
+  /**
+   * Reads a whole file that must exist: a regular file only (a FIFO or device in its place would block the
+   * sampling thread in {@code open}) and at most {@code maxBytes}, else an error naming the file.
+   */
+  public static String read(Path file, int maxBytes) throws ReadException {
     try {
-      return Files.readString(file, StandardCharsets.US_ASCII);
-    } catch (NoSuchFileException e) {
-      throw new ReadException(file + ": missing");
+      return readBounded(file, maxBytes);
     } catch (IOException e) {
-      throw new ReadException(file + ": " + e.getMessage(), e);
+      throw explain(file, e);
     }
+  }
+
+  /** The read error for {@code file}: a missing file says so, an error already naming it passes through. */
+  static ReadException explain(Path file, IOException e) {
+    if (e instanceof ReadException r) {
+      return r;
+    }
+    if (e instanceof NoSuchFileException) {
+      return new ReadException(file + ": missing");
+    }
+    return new ReadException(file + ": " + e.getMessage(), e);
+  }
+
+  /**
+   * Fails unless {@code file} is a regular file: sysfs and procfs attributes are, and opening anything else
+   * (a FIFO waits for a writer) could stall the reader forever.
+   */
+  public static void requireRegularFile(Path file) throws IOException {
+    if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
+      throw notRegular(file);
+    }
+  }
+
+  private static ReadException notRegular(Path file) {
+    return new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
+  }
+
+  private static String readBounded(Path file, int maxBytes) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+    if (!a.isRegularFile()) {
+      throw notRegular(file);
+    }
+    // sysfs says 4096 for every attribute and procfs says 0; a fixture's file has its true size. Start
+    // there, so a small file costs one small buffer, and grow only up to the bound.
+    int cap = (int) Math.min(maxBytes + 1L, a.size() > 0 ? a.size() + 1 : 512);
+    byte[] b = new byte[cap];
+    int n = 0;
+    try (InputStream in = Files.newInputStream(file)) {
+      for (int r; (r = in.read(b, n, b.length - n)) >= 0; ) {
+        n += r;
+        if (n > maxBytes) {
+          throw new ReadException(file + ": longer than " + maxBytes + " bytes, not a kernel attribute");
+        }
+        if (n == b.length) {
+          b = Arrays.copyOf(b, (int) Math.min(maxBytes + 1L, 2L * b.length));
+        }
+      }
+    }
+    return new String(b, 0, n, StandardCharsets.US_ASCII);
   }
 
   /**

@@ -3,7 +3,7 @@ package dev.headroom.sample;
 /**
  * Pure arithmetic for one kernel counter between two reads.
  *
- * <p>Usage: {@code long d = CounterDelta.of(prev, cur); if (d < 0) { restart } }
+ * <p>Usage: {@code long d = CounterDelta.wentBack(prev, cur) ? cur : CounterDelta.of(prev, cur);}
  */
 public final class CounterDelta {
   /**
@@ -12,22 +12,27 @@ public final class CounterDelta {
    */
   static final long WRAP_WINDOW = 1L << 40;
 
-  /** Returned when the counter restarted: the caller must not derive a rate from this pair. */
+  /** Returned by {@link #of} when the counter went back: the caller must not derive a rate from this pair. */
   public static final long RESTART = -1;
 
   private CounterDelta() {}
 
-  /**
-   * The forward distance from {@code prev} to {@code cur}, both unsigned 64-bit values in longs; a wrap
-   * past 2^64 counts forward; any other step backwards returns {@link #RESTART}.
-   */
-  public static long of(long prev, long cur) {
+  /** True when {@code cur} is below {@code prev} (unsigned) and the step is not a wrap past 2^64. */
+  public static boolean wentBack(long prev, long cur) {
     if (Long.compareUnsigned(cur, prev) >= 0) {
-      long d = cur - prev;
-      return d < 0 ? RESTART : d; // a jump of 2^63 or more is no traffic, it is a different counter
+      return false;
     }
     boolean nearTop = Long.compareUnsigned(prev, -WRAP_WINDOW) >= 0;
     boolean nearZero = Long.compareUnsigned(cur, WRAP_WINDOW) < 0;
-    return nearTop && nearZero ? cur - prev : RESTART;
+    return !(nearTop && nearZero);
+  }
+
+  /**
+   * The forward distance from {@code prev} to {@code cur} as an unsigned 64-bit value (compare it with
+   * {@link Long#compareUnsigned}: a lying counter can jump by more than 2^63), counting a wrap past 2^64
+   * forward; {@link #RESTART} when the counter {@linkplain #wentBack went back}.
+   */
+  public static long of(long prev, long cur) {
+    return wentBack(prev, cur) ? RESTART : cur - prev;
   }
 }

@@ -3,7 +3,7 @@ package dev.headroom.sample;
 /**
  * A direction of user traffic through the routing peer, named from the user's point of view.
  *
- * <p>Usage: {@code for (Direction d : Direction.values()) metrics.label("direction", d.label());}
+ * <p>Usage: {@code for (Direction d : Direction.values()) System.out.println(d.label() + " " + sample.throughput(d));}
  */
 public enum Direction {
   /** Users pull: the peer encrypts; bytes leave through the tunnel interface (tunnel TX). */

@@ -17,8 +17,9 @@ public final class PeakWindow {
     ring = new double[samples];
   }
 
+  /** An unknown rate (NaN) holds the slot as zero: an interval nobody measured is no peak. */
   public void add(double rate) {
-    ring[next] = rate;
+    ring[next] = Double.isNaN(rate) ? 0 : rate;
     next = (next + 1) % ring.length;
     size = Math.min(size + 1, ring.length);
   }

@@ -53,7 +53,10 @@ public record Sample(
     sources = Map.copyOf(sources);
   }
 
-  /** Tunnel bytes per second: download is what the tunnel transmits, upload what it receives. */
+  /**
+   * Tunnel bytes per second: download is what the tunnel transmits, upload what it receives. NaN when
+   * unknown: the tunnel could not be read, or its counter lied (see {@link InterfaceTracker}).
+   */
   public double throughput(Direction d) {
     return tunnelTraffic.rate(d == Direction.DOWNLOAD ? InterfaceTracker.TX_BYTES : InterfaceTracker.RX_BYTES);
   }
@@ -98,6 +101,21 @@ public record Sample(
 
   public int saturatedCores(double threshold) {
     return (int) cores.stream().filter(c -> c.online() && c.busy() >= threshold).count();
+  }
+
+  /** The tunnel exists and its counters were read in this pass. */
+  public boolean tunnelUp() {
+    return tunnel.present() && sourceUp("tunnel");
+  }
+
+  /** The underlay NIC exists and its counters were read in this pass. */
+  public boolean underlayUp() {
+    return underlay.present() && sourceUp("underlay");
+  }
+
+  private boolean sourceUp(String name) {
+    SourceHealth h = sources.get(name);
+    return h == null || h.up();
   }
 
   public SourceHealth source(String name) {

@@ -9,7 +9,7 @@ import java.util.OptionalDouble;
 /**
  * What the sampler needs to know: roots, interface names, line-rate override, peak window.
  *
- * <p>Usage: {@code new Sampler(new SamplerSettings(sys, proc, "wt0", Optional.empty(), ...), cpuSource)}
+ * <p>Usage: {@code new Sampler(new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.empty(), Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird")), cpu, System::nanoTime)}
  */
 public record SamplerSettings(
     Path sysfs,

@@ -12,7 +12,12 @@ public final class ScrapePeak {
   private final AtomicLong bits = new AtomicLong(Double.doubleToRawLongBits(0));
   private volatile double last;
 
+  /** An unknown rate (NaN) is no peak: it is skipped, and the next period starts from zero. */
   public void offer(double rate) {
+    if (Double.isNaN(rate)) {
+      last = 0;
+      return;
+    }
     bits.accumulateAndGet(
         Double.doubleToRawLongBits(rate),
         (a, b) -> Double.longBitsToDouble(b) > Double.longBitsToDouble(a) ? b : a);

@@ -70,20 +70,22 @@ public final class HeadroomCollector implements MultiCollector {
     census(f, s);
     netbird(f, p.netbird());
     self(f, s);
+    timing(f, p.timing());
     return f.build();
   }
 
   private void tunnel(Families f, Sample s, Published p) {
     InterfaceReading t = s.tunnel();
     Traffic tr = s.tunnelTraffic();
-    f.gauge("headroom_tunnel_up", "1 when the tunnel interface exists.", t.present() ? 1 : 0);
+    f.gauge("headroom_tunnel_up", "1 when the tunnel interface exists and its counters were read.", s.tunnelUp() ? 1 : 0);
     f.gauge("headroom_tunnel_info", "The configured tunnel interface.", 1, "interface", info.tunnelInterface());
     counterPair(f, "headroom_tunnel_bytes", "Inner IP bytes across the tunnel (download = TX, the peer encrypts; upload = RX, it decrypts).",
         tr, TX_BYTES, RX_BYTES, "download", "upload");
     counterPair(f, "headroom_tunnel_packets", "Packets across the tunnel.", tr, TX_PACKETS, RX_PACKETS, "download", "upload");
     counterPair(f, "headroom_tunnel_errors", "Tunnel interface errors.", tr, TX_ERRORS, RX_ERRORS, "download", "upload");
     counterPair(f, "headroom_tunnel_dropped", "Tunnel interface drops.", tr, TX_DROPPED, RX_DROPPED, "download", "upload");
-    f.counter("headroom_tunnel_restarts", "Tunnel counter restarts seen (interface recreated, ifindex change, counter went backwards).", tr.restarts());
+    f.counter("headroom_tunnel_restarts", "Tunnel counter restarts seen (interface recreated, ifindex change, a byte or packet counter went backwards).", tr.restarts());
+    discontinuities(f, "headroom_tunnel_discontinuities", "Tunnel", tr);
     for (Direction d : Direction.values()) {
       f.gauge("headroom_tunnel_throughput_bytes_per_second", "Tunnel bytes per second over the last sample interval.",
           s.throughput(d), "direction", d.label());
@@ -111,6 +113,13 @@ public final class HeadroomCollector implements MultiCollector {
     }
   }
 
+  private static void discontinuities(Families f, String name, String what, Traffic tr) {
+    String help = what + " counter deltas dropped: faster than the interface could carry (reason=too_fast), or an"
+        + " error or drop counter going back while bytes and packets did not (reason=went_back).";
+    f.counter(name, help, tr.tooFast(), "reason", "too_fast");
+    f.counter(name, help, tr.wentBack(), "reason", "went_back");
+  }
+
   private static void counterPair(Families f, String name, String help, Traffic tr, int tx, int rx, String txLabel, String rxLabel) {
     f.counter(name, help, tr.total(tx), "direction", txLabel);
     f.counter(name, help, tr.total(rx), "direction", rxLabel);
@@ -129,7 +138,7 @@ public final class HeadroomCollector implements MultiCollector {
   private void underlay(Families f, Sample s) {
     InterfaceReading u = s.underlay();
     Traffic tr = s.underlayTraffic();
-    f.gauge("headroom_underlay_up", "1 when the underlay interface exists.", u.present() ? 1 : 0);
+    f.gauge("headroom_underlay_up", "1 when the underlay interface exists and its counters were read.", s.underlayUp() ? 1 : 0);
     f.gauge("headroom_underlay_info", "Which NIC carries the tunnel, and where its line rate comes from.", 1,
         "interface", u.name(), "line_rate_source", s.lineRateSource());
     if (!u.present()) {
@@ -139,6 +148,7 @@ public final class HeadroomCollector implements MultiCollector {
     counterPair(f, "headroom_underlay_packets", "Packets on the underlay NIC.", tr, TX_PACKETS, RX_PACKETS, "transmit", "receive");
     counterPair(f, "headroom_underlay_errors", "Underlay NIC errors.", tr, TX_ERRORS, RX_ERRORS, "transmit", "receive");
     counterPair(f, "headroom_underlay_dropped", "Underlay NIC drops.", tr, TX_DROPPED, RX_DROPPED, "transmit", "receive");
+    discontinuities(f, "headroom_underlay_discontinuities", "Underlay", tr);
     f.gauge("headroom_underlay_throughput_bytes_per_second", "Underlay bytes per second over the last interval.",
         tr.rate(TX_BYTES), "direction", "transmit");
     f.gauge("headroom_underlay_throughput_bytes_per_second", "Underlay bytes per second over the last interval.",
@@ -171,12 +181,16 @@ public final class HeadroomCollector implements MultiCollector {
     for (Core c : s.cores()) {
       f.gauge("headroom_cpu_online", "1 when the core is online.", c.online() ? 1 : 0, "cpu", Integer.toString(c.cpu()));
     }
-    f.gauge("headroom_cpus_online", "Online cores.", s.onlineCores());
+    if (!s.cores().isEmpty()) { // empty: the CPU could not be read, so neither count is known
+      f.gauge("headroom_cpus_online", "Online cores.", s.onlineCores());
+    }
     Core hot = s.hottestCore();
     if (hot != null) {
       f.gauge("headroom_cpu_hottest_busy_ratio", "Busy ratio of the busiest core.", hot.busy());
     }
-    f.gauge("headroom_cpus_saturated", "Cores at or above the saturation threshold.", s.saturatedCores(info.saturation()));
+    if (!s.cores().isEmpty()) {
+      f.gauge("headroom_cpus_saturated", "Cores at or above the saturation threshold.", s.saturatedCores(info.saturation()));
+    }
     if (s.cpuPerGigabyte() != null) {
       String help = "CPU seconds of all cores per 10^9 tunnel bytes (both directions) over the last interval.";
       f.gauge("headroom_cpu_seconds_per_gigabyte", help, s.cpuPerGigabyte().user(), "mode", "user");
@@ -283,6 +297,15 @@ public final class HeadroomCollector implements MultiCollector {
     f.gauge("headroom_netbird_peers_listed", "Peers NetBird lists, connected or not.", n.peersTotal());
     n.latencyMeanSeconds().ifPresent(v -> f.gauge("headroom_netbird_peer_latency_mean_seconds", "Mean latency NetBird reports for its connected peers.", v));
     n.latencyMaxSeconds().ifPresent(v -> f.gauge("headroom_netbird_peer_latency_max_seconds", "Highest latency NetBird reports for its connected peers.", v));
+  }
+
+  private static final double[] LATENESS_BOUNDS = SamplerTiming.upperBounds();
+
+  private static void timing(Families f, SamplerTiming t) {
+    f.histogram("headroom_sample_lateness_seconds",
+        "How late each sample started against its planned start (a busy peer delays the sampling thread).",
+        LATENESS_BOUNDS, t.perBucket(), t.lateSecondsSum());
+    f.counter("headroom_samples_skipped", "Planned samples skipped because a later one was already due.", t.skipped());
   }
 
   private void self(Families f, Sample s) {

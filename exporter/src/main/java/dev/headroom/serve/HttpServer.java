@@ -2,8 +2,6 @@ package dev.headroom.serve;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
-import io.prometheus.metrics.exporter.servlet.jakarta.HttpExchangeAdapter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -34,11 +32,11 @@ public final class HttpServer implements AutoCloseable {
       Readiness readiness,
       History history,
       Consumer<io.javalin.config.JavalinConfig> customize) {
-    PrometheusScrapeHandler scrape = new PrometheusScrapeHandler(registry);
+    MetricsEndpoint metrics = new MetricsEndpoint(registry, state);
     Javalin app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
-      config.routes.get(telemetryPath, ctx -> scrape.handleRequest(new HttpExchangeAdapter(ctx.req(), ctx.res())));
+      config.routes.get(telemetryPath, metrics::handle);
       config.routes.get("/-/healthy", ctx -> ctx.contentType("text/plain").result("OK\n"));
       config.routes.get("/-/ready", ctx -> {
         Readiness.State r = readiness.check(state.get(), System.nanoTime());

@@ -3,6 +3,7 @@ package dev.headroom.serve;
 import dev.headroom.judge.Advice;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
+import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.census.CensusSnapshot;
@@ -42,7 +43,7 @@ public final class LandingPage {
 
     b.append("<section class=\"dirs\" aria-label=\"Verdict per direction\">\n");
     for (Direction d : Direction.values()) {
-      direction(b, d, s, j == null ? null : j.of(d));
+      direction(b, d, s, j);
     }
     b.append("</section>\n<section id=\"advice\"><h2>Advice</h2><ul data-list=\"advice\">");
     if (j == null) {
@@ -51,9 +52,9 @@ public final class LandingPage {
       for (AdviceItem a : j.advice()) {
         b.append("<li>");
         if (a.advice() != Advice.NONE) { // "none" has nothing to name; its reason says so
-          b.append("<b>").append(esc(adviceWords(a.advice().label()))).append("</b>: ");
+          b.append("<b>").append(esc(Explainer.adviceWords(a.advice()))).append("</b>: ");
         }
-        b.append(esc(cap(a.reason()))).append("</li>");
+        b.append(esc(cap(Explainer.advice(j, a)))).append("</li>");
       }
     }
     b.append("</ul></section>\n");
@@ -75,7 +76,7 @@ public final class LandingPage {
     b.append("</div></section>\n");
 
     b.append("<section><h2>In words</h2><pre data-k=\"words\">")
-        .append(esc(Reading.describe(p, info.saturation()))).append("</pre></section>\n</main>\n");
+        .append(esc(InWords.describe(p, info.saturation()))).append("</pre></section>\n</main>\n");
     b.append("<footer><a href=\"").append(esc(telemetryPath)).append("\">Metrics</a> · ")
         .append("<a href=\"/api/v1/status\">Status JSON</a> · <a href=\"/api/v1/history\">History JSON</a> · ")
         .append("<a href=\"/-/ready\">Readiness</a> · Docs: <code>docs/live-page.md</code>, ")
@@ -85,7 +86,8 @@ public final class LandingPage {
     return b.toString();
   }
 
-  private static void direction(StringBuilder b, Direction d, Sample s, DirectionJudgement dj) {
+  private static void direction(StringBuilder b, Direction d, Sample s, Judgement j) {
+    DirectionJudgement dj = j == null ? null : j.of(d);
     String k = d.label();
     double rate = s == null ? Double.NaN : s.throughput(d);
     double ceiling = dj == null ? Double.NaN : dj.ceiling().bytesPerSecond();
@@ -96,7 +98,7 @@ public final class LandingPage {
         .append("<h2>").append(cap(k)).append(" <small>").append(d == Direction.DOWNLOAD
             ? "users pull; peer encrypts" : "users push; peer decrypts").append("</small></h2>")
         .append("<p class=\"verdict\" data-k=\"").append(k).append(".verdict\">")
-        .append(esc(dj == null ? "Verdict pending" : verdictWords(verdict))).append("</p>")
+        .append(esc(dj == null ? "Verdict pending" : Explainer.headline(dj))).append("</p>")
         .append("<p class=\"big\"><span data-k=\"").append(k).append(".gbps\">").append(gbps(rate))
         .append("</span> Gbps <span class=\"of\" data-k=\"").append(k).append(".ceiling\">")
         .append(esc(ceilingText(ceiling, dj == null ? "" : dj.ceiling().source().label()))).append("</span></p>")
@@ -106,7 +108,7 @@ public final class LandingPage {
         .append("</b>; peak <b data-k=\"").append(k).append(".peak\">")
         .append(peakText(s == null ? Double.NaN : s.peak(d), peakUtil)).append("</b></p>")
         .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">")
-        .append(esc(dj == null ? "" : dj.reason())).append("</p><p class=\"basis\" data-k=\"").append(k)
+        .append(esc(dj == null ? "" : Explainer.reason(j, d))).append("</p><p class=\"basis\" data-k=\"").append(k)
         .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p></article>\n");
   }
 
@@ -143,6 +145,9 @@ public final class LandingPage {
       f.append(" absent");
     }
     f.append(" · ").append(s.onlineCores()).append(" cores");
+    if (j != null && !Double.isNaN(j.observation().cpuQuotaCores())) {
+      f.append(" (quota ").append(trim(j.observation().cpuQuotaCores())).append(')');
+    }
     if (s.underlay().present()) {
       f.append(" · ").append(s.underlay().name());
       if (s.lineRateBytesPerSecond() > 0) {
@@ -168,29 +173,6 @@ public final class LandingPage {
     return gbps(peakBytes) + " Gbps" + (Double.isNaN(peakUtil) ? "" : " (" + pct(peakUtil) + ")");
   }
 
-  /** The verdict labels of {@code headroom_verdict} in words. */
-  static String verdictWords(String v) {
-    return switch (v) {
-      case "headroom" -> "Headroom";
-      case "cpu_bound" -> "CPU-bound";
-      case "link_bound" -> "Link-bound";
-      case "single_tunnel_bound" -> "One tunnel saturating a core";
-      default -> v;
-    };
-  }
-
-  /** The advice labels of {@code headroom_advice} in words. */
-  static String adviceWords(String a) {
-    return switch (a) {
-      case "scale_up" -> "Scale up";
-      case "scale_out" -> "Scale out";
-      case "enable_kernel_wireguard" -> "Enable kernel WireGuard";
-      case "raise_mtu" -> "Raise the MTU";
-      case "bigger_interface" -> "Bigger interface";
-      default -> a;
-    };
-  }
-
   static String gbps(double bytesPerSecond) {
     return Double.isNaN(bytesPerSecond) ? "–" : String.format(Locale.ROOT, "%.3f", bytesPerSecond * 8 / 1e9);
   }
@@ -207,79 +189,11 @@ public final class LandingPage {
     return Double.isNaN(ratio) ? "–" : pct(ratio);
   }
 
-  private static String cap(String s) {
+  static String cap(String s) {
     return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
   static String esc(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-  }
-
-  /** The current reading as plain sentences, shared by the page and {@code check}. */
-  public static final class Reading {
-    private Reading() {}
-
-    public static String describe(Published p, double saturation) {
-      if (p == null) {
-        return "No sample yet.\n";
-      }
-      Sample s = p.sample();
-      StringBuilder b = new StringBuilder();
-      if (!s.tunnel().present()) {
-        b.append("Tunnel ").append(s.tunnel().name()).append(" is absent (NetBird down, or netstack mode).\n");
-      } else {
-        b.append(String.format("Tunnel %s: %s datapath, MTU %d.%n", s.tunnel().name(), s.datapath().label(), s.tunnel().mtu()));
-        for (Direction d : Direction.values()) {
-          b.append(String.format("  %-8s %7.3f Gbps  (%,.0f packets/s, mean %.0f bytes; peak %.3f Gbps)%n", d.label(),
-              s.throughput(d) * 8 / 1e9, s.packetRate(d), s.meanPacketSize(d), s.peak(d) * 8 / 1e9));
-        }
-      }
-      if (s.underlay().present()) {
-        b.append(String.format("Underlay %s: ", s.underlay().name()));
-        if (s.lineRateBytesPerSecond() > 0) {
-          b.append(String.format("line rate %.3f Gbps (%s); transmit %.0f%%, receive %.0f%% of it.%n",
-              s.lineRateBytesPerSecond() * 8 / 1e9, s.lineRateSource(),
-              100 * s.underlayUtilization(Direction.DOWNLOAD), 100 * s.underlayUtilization(Direction.UPLOAD)));
-        } else {
-          b.append("line rate unknown (set --underlay.line-rate).\n");
-        }
-      } else {
-        b.append("Underlay: not found.\n");
-      }
-      b.append(String.format("CPU: %d cores online, %d saturated; busiest:", s.onlineCores(), s.saturatedCores(saturation)));
-      s.cores().stream().filter(Core::online)
-          .sorted((x, y) -> Double.compare(y.busy(), x.busy())).limit(4)
-          .forEach(c -> b.append(String.format(" cpu%d %.0f%%", c.cpu(), 100 * c.busy())));
-      b.append('\n');
-      if (!Double.isNaN(s.datapathCores())) {
-        b.append(String.format("Datapath CPU: %.2f cores (%s).%n", s.datapathCores(), s.datapathDescription()));
-      }
-      CensusSnapshot c = s.census();
-      if (c != null) {
-        b.append(String.format("Tunnels: %d, %d with a recent handshake, %d active.%n", c.tunnels(), c.handshakeRecent(), c.active()));
-        for (Talker t : c.topTalkers().stream().limit(5).toList()) {
-          b.append(String.format("  %s %-21s down %.3f Gbps, up %.3f Gbps%n", t.key(),
-              t.endpoint() == null ? "-" : t.endpoint(), t.downloadBytesPerSecond() * 8 / 1e9, t.uploadBytesPerSecond() * 8 / 1e9));
-        }
-      }
-      if (p.netbird() != null) {
-        b.append(String.format("NetBird: %d peers connected (%d P2P, %d relayed).%n", p.netbird().peersConnected(),
-            p.netbird().p2p(), p.netbird().relayed()));
-      }
-      Judgement j = p.judgement();
-      if (j != null && s.tunnel().present()) {
-        for (Direction d : Direction.values()) {
-          DirectionJudgement dj = j.of(d);
-          // The basis already starts with its source ("reference: kernel WireGuard, ...").
-          b.append(String.format("%s: %s at %.0f%% of a %.3f Gbps ceiling (%s). %s%n",
-              cap(d.label()), dj.verdict().label(), 100 * dj.utilization(), dj.ceiling().gbps(),
-              dj.ceiling().basis(), dj.reason()));
-        }
-        for (AdviceItem a : j.advice()) {
-          b.append("Advice: ").append(a.advice().label()).append(" - ").append(a.reason()).append('\n');
-        }
-      }
-      return b.toString();
-    }
   }
 }

@@ -8,11 +8,17 @@ import dev.headroom.sample.ScrapePeak;
 
 /**
  * What the sampling thread publishes for readers: the latest immutable sample, the judgement of it, and the
- * since-last-scrape peaks that a scrape takes, and NetBird's own view when it is known (else null).
+ * since-last-scrape peaks that a scrape takes, NetBird's own view when it is known (else null), and how
+ * punctual the sampler has been.
  *
  * <p>Usage: {@code Published p = state.get(); p.judgement().of(Direction.DOWNLOAD).verdict();}
  */
-public record Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird) {
+public record Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird, SamplerTiming timing) {
+
+  /** A snapshot not taken on the sampler's schedule (tests, one-off commands): no lateness observed. */
+  public Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird) {
+    this(sample, judgement, peaks, netbird, SamplerTiming.NONE);
+  }
 
   /** The per-direction peaks a metrics scrape takes (and so restarts). */
   public record ScrapePeaks(ScrapePeak download, ScrapePeak upload) {

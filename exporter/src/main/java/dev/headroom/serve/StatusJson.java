@@ -3,6 +3,7 @@ package dev.headroom.serve;
 import dev.headroom.json.JsonWriter;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
+import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.sample.census.CensusSnapshot;
@@ -62,6 +63,8 @@ public final class StatusJson {
     Core hot = s.hottestCore();
     w.field("hottest_busy", hot == null ? Double.NaN : hot.busy());
     w.field("saturated", s.saturatedCores(info.saturation()));
+    // The cgroup quota (cpu.max) as fractional cores, null when there is none; the judge's usable cores follow it.
+    w.field("quota_cores", p.judgement() == null ? Double.NaN : p.judgement().observation().cpuQuotaCores());
     w.name("cores").array();
     for (Core c : s.cores()) {
       w.object().field("cpu", c.cpu()).field("online", c.online()).field("busy", c.busy());
@@ -91,7 +94,9 @@ public final class StatusJson {
         double ceiling = dj.ceiling().bytesPerSecond();
         w.name(d.label()).object()
             .field("verdict", dj.verdict().label())
-            .field("reason", dj.reason())
+            .field("verdict_words", Explainer.headline(dj))
+            .field("cause", dj.cause().label())
+            .field("reason", Explainer.reason(j, d))
             .field("ceiling_bytes_per_second", ceiling)
             .field("ceiling_gbps", ceiling * 8 / 1e9)
             .field("ceiling_source", dj.ceiling().source().label())
@@ -102,9 +107,13 @@ public final class StatusJson {
       }
       w.name("advice").array();
       for (AdviceItem a : j.advice()) {
-        w.object().field("advice", a.advice().label()).field("reason", a.reason()).end();
+        w.object().field("advice", a.advice().label()).field("advice_words", Explainer.adviceWords(a.advice()))
+            .field("direction", a.about().map(Direction::label).orElse(null)).field("ground", a.ground().label())
+            .field("reason", Explainer.advice(j, a)).end();
       }
-      w.end().end();
+      w.end();
+      w.field("usable_cores", j.usableCores());
+      w.end();
     }
     CensusSnapshot c = s.census();
     if (c != null) {
@@ -137,7 +146,7 @@ public final class StatusJson {
           .field("last_error", e.getValue().lastError()).end();
     }
     w.end();
-    w.field("words", LandingPage.Reading.describe(p, info.saturation()));
+    w.field("words", InWords.describe(p, info.saturation()));
     return w.end().toString();
   }
 }

@@ -30,7 +30,8 @@ class ProfileCommandTest {
     int code = profileUnderLoad(true, profile, out, "--profile.max-duration=60s", "--profile.target=10.0.0.5");
     String o = out.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, o);
-    assertTrue(o.contains("iperf3 -c 10.0.0.5 -p 5201 -R"), o);
+    assertTrue(o.contains("client 1: download (the peer encrypts) iperf3 -c 10.0.0.5 -p 5201 -R"), o);
+    assertTrue(o.contains("client 4: download (the peer encrypts) iperf3 -c 10.0.0.5 -p 5204 -R"), o);
     assertTrue(o.contains("download: plateau at"), o);
     MeasuredProfile p = ProfileFile.read(profile);
     double ceiling = p.ceiling(Direction.DOWNLOAD).getAsDouble();

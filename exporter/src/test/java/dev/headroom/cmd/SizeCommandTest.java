@@ -80,7 +80,7 @@ class SizeCommandTest {
   void aSingleUserFasterThanAPeerIsFlaggedAsOneTunnel() {
     Result r = size("--active-users 1 --per-user-mbps 25000 --capacity-gbps 20");
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().contains("one user's 25 Gbps exceeds what one peer carries"), r.out());
+    assertTrue(r.out().contains("one user's 25 Gbps exceeds what one tunnel carries"), r.out());
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.headroom.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -46,5 +47,37 @@ class CounterFileReaderTest {
   @Test
   void moreDigitsThanAnyCounterHasIsRejected() {
     assertThrows(ReadException.class, () -> read("123456789012345678901234567890\n"));
+  }
+
+  @Test
+  void aFifoInACountersPlaceIsRefusedWithoutOpeningIt() throws Exception {
+    Path fifo = dir.resolve("rx_bytes");
+    mkfifo(fifo);
+    // No writer ever opens it: opening it for reading would wait forever, so a hang here is the failure.
+    ReadException e = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () ->
+        assertThrows(ReadException.class, () -> reader.readUnsigned(fifo)));
+    assertTrue(e.getMessage().contains("rx_bytes") && e.getMessage().contains("not a regular file"), e.getMessage());
+    ReadException whole = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () ->
+        assertThrows(ReadException.class, () -> Sysfs.read(fifo)));
+    assertTrue(whole.getMessage().contains("not a regular file"), whole.getMessage());
+  }
+
+  @Test
+  void aFortyMegabyteAttributeIsAnErrorNotAHeapFull() throws Exception {
+    Path uevent = dir.resolve("uevent");
+    try (var out = Files.newOutputStream(uevent)) {
+      byte[] line = "DEVTYPE=wireguard\n".repeat(1000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      for (long n = 0; n < 40L * 1024 * 1024; n += line.length) {
+        out.write(line);
+      }
+    }
+    ReadException e = assertThrows(ReadException.class, () -> Sysfs.read(uevent));
+    assertTrue(e.getMessage().contains("uevent") && e.getMessage().contains("longer than 65536 bytes"), e.getMessage());
+    assertTrue(assertThrows(ReadException.class, () -> Sysfs.readOptional(uevent)).getMessage().contains("longer than"));
+  }
+
+  static void mkfifo(Path p) throws Exception {
+    Process proc = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start();
+    assertEquals(0, proc.waitFor(), "mkfifo " + p);
   }
 }

@@ -26,6 +26,12 @@ class CounterDeltaTest {
   }
 
   @Test
+  void aForwardJumpPastTwoToTheSixtyThreeIsAnUnsignedDistanceNotARestart() {
+    assertEquals(-1L - 5, CounterDelta.of(5, -1L)); // 2^64 - 6 as an unsigned long
+    assertEquals(false, CounterDelta.wentBack(5, -1L));
+  }
+
+  @Test
   void goingBackwardsIsARestartNotANegativeDelta() {
     assertEquals(CounterDelta.RESTART, CounterDelta.of(5_000_000, 1_000));
   }

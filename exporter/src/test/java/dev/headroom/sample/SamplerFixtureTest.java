@@ -202,11 +202,7 @@ class SamplerFixtureTest {
   @Test
   void tunnelRecreatedBetweenSamplesGivesNoNegativeRateAndNoSpike() {
     FixtureTree t = FixtureTree.copy("userspace", dir);
-    Sampler s = sampler(t, OptionalDouble.empty());
-    s.sample();
-    t.traffic("wt0", 100_000_000, 80_000, 0, 0);
-    clock.advanceSeconds(1);
-    assertEquals(100_000_000, s.sample().throughput(Direction.DOWNLOAD), 1e-6);
+    Sampler s = afterOneSecondOfDownload(t, 100_000_000);
     t.recreateInterface("wt0", 31);
     t.traffic("wt0", 40_000_000, 32_000, 0, 0);
     clock.advanceSeconds(1);
@@ -230,6 +226,135 @@ class SamplerFixtureTest {
     t.write(t.netFile("wt0", "mtu"), "8920\n");
     clock.advanceSeconds(1);
     assertEquals(8920, s.sample().tunnel().mtu(), "a new interface is read afresh");
+  }
+
+  // The userspace tree's eth0 says 10000 Mbit/s: 1.25e9 B/s, so nothing faster than 2.5e9 B/s is traffic.
+
+  @Test
+  void aForwardJumpOfTenToTheFifteenBytesIsNoRateNoTotalAndNoPeak() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = afterOneSecondOfDownload(t, 100_000_000);
+    t.addCounter("wt0", "tx_bytes", 1_000_000_000_000_000L);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertTrue(Double.isNaN(x.throughput(Direction.DOWNLOAD)), "download " + x.throughput(Direction.DOWNLOAD));
+    assertEquals(0, x.throughput(Direction.UPLOAD));
+    assertEquals(100_000_000, x.peak(Direction.DOWNLOAD));
+    assertEquals(100_000_000, s.scrapePeak(Direction.DOWNLOAD).take());
+    assertEquals(100_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+    assertEquals(1, x.tunnelTraffic().tooFast());
+    assertEquals(0, x.tunnelTraffic().restarts());
+    assertTrue(x.tunnelUp());
+    t.traffic("wt0", 200_000_000, 160_000, 0, 0);
+    clock.advanceSeconds(1);
+    x = s.sample();
+    assertEquals(200_000_000, x.throughput(Direction.DOWNLOAD), 1e-6);
+    assertEquals(300_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+    assertEquals(200_000_000, x.peak(Direction.DOWNLOAD));
+  }
+
+  @Test
+  void aConfiguredLineRateBoundsTheTunnelToo() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.of(12_500_000)); // 100 Mbit/s: 25 MB/s is the most believed
+    s.sample();
+    t.traffic("wt0", 25_000_000, 20_000, 0, 0);
+    clock.advanceSeconds(1);
+    assertEquals(25_000_000, s.sample().throughput(Direction.DOWNLOAD), 1e-6);
+    t.traffic("wt0", 25_000_001, 20_000, 0, 0);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertTrue(Double.isNaN(x.throughput(Direction.DOWNLOAD)));
+    assertEquals(25_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+  }
+
+  @Test
+  void aDropCounterSteppingBackIsNoRestartAndDoublesNothing() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    t.setCounter("wt0", "rx_dropped", 3);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.traffic("wt0", 10_000_000, 8_000, 20_000_000, 16_000);
+    clock.advanceSeconds(1);
+    s.sample();
+    t.setCounter("wt0", "rx_dropped", 2);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertEquals(0, x.tunnelTraffic().restarts());
+    assertEquals(1, x.tunnelTraffic().wentBack());
+    assertEquals(0, x.throughput(Direction.DOWNLOAD));
+    assertEquals(0, x.throughput(Direction.UPLOAD));
+    assertEquals(10_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+    assertEquals(20_000_000, x.tunnelTraffic().total(InterfaceTracker.RX_BYTES));
+    assertEquals(20_000_000, x.peak(Direction.UPLOAD));
+  }
+
+  @Test
+  void aCounterAtTheTopOfSixtyFourBitsGivesNoSpikeInEitherDirection() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.setCounter("wt0", "tx_bytes", -1L);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertTrue(Double.isNaN(x.throughput(Direction.DOWNLOAD)));
+    assertEquals(0, x.throughput(Direction.UPLOAD));
+    assertEquals(0, x.peak(Direction.DOWNLOAD));
+    assertEquals(0, x.peak(Direction.UPLOAD));
+    assertEquals(0, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+    assertEquals(0, x.tunnelTraffic().total(InterfaceTracker.RX_BYTES));
+    t.traffic("wt0", 5_000_000, 4_000, 0, 0); // wraps past 2^64
+    clock.advanceSeconds(1);
+    x = s.sample();
+    assertEquals(5_000_000, x.throughput(Direction.DOWNLOAD), 1e-6);
+    assertEquals(5_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+  }
+
+  @Test
+  void anUnreadableTunnelHasNoRatesIsNotUpAndItsGapIsCountedOnceItReadsAgain() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sampler s = afterOneSecondOfDownload(t, 100_000_000);
+    long tx = t.counter("wt0", "tx_bytes");
+    t.write(t.netFile("wt0", "statistics/tx_bytes"), "garbage\n");
+    for (int i = 0; i < 2; i++) {
+      clock.advanceSeconds(1);
+      Sample x = s.sample();
+      assertTrue(Double.isNaN(x.throughput(Direction.DOWNLOAD)));
+      assertTrue(Double.isNaN(x.throughput(Direction.UPLOAD)));
+      assertFalse(x.tunnelUp());
+      assertTrue(x.tunnel().present(), "the last good reading is kept for MTU and datapath");
+      assertEquals(100_000_000, x.peak(Direction.DOWNLOAD));
+      assertEquals(i + 1, x.source("tunnel").errors());
+    }
+    t.setCounter("wt0", "tx_bytes", tx + 300_000_000);
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertTrue(x.tunnelUp());
+    assertEquals(100_000_000, x.throughput(Direction.DOWNLOAD), 1e-6); // 300 MB over the 3 s since the last read
+    assertEquals(400_000_000, x.tunnelTraffic().total(InterfaceTracker.TX_BYTES));
+  }
+
+  @Test
+  void anUnreadableCpuLeavesNoCoresRatherThanTheLastOnes() {
+    FixtureTree t = FixtureTree.copy("kernel", dir);
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.write(t.proc().resolve("stat"), "cpu0 x\n");
+    clock.advanceSeconds(1);
+    Sample x = s.sample();
+    assertFalse(x.source("cpu").up());
+    assertEquals(List.of(), x.cores());
+    assertTrue(Double.isNaN(x.datapathCores()), "kernel datapath CPU needs the softirq time");
+  }
+
+  /** A sampler over {@code t} that has seen a baseline and then one second with {@code bytes} of download. */
+  private Sampler afterOneSecondOfDownload(FixtureTree t, long bytes) {
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    t.traffic("wt0", bytes, bytes / 1250, 0, 0);
+    clock.advanceSeconds(1);
+    assertEquals(bytes, s.sample().throughput(Direction.DOWNLOAD), 1e-6);
+    return s;
   }
 
   private static void bumpProcess(FixtureTree t, int pid, long utime, long stime) {

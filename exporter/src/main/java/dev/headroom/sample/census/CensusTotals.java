@@ -7,7 +7,7 @@ import dev.headroom.sample.Direction;
  * histogram, so {@code rate(_count)} is the mean number of active tunnels per census and
  * {@code rate(_sum) / rate(_count)} the mean rate per active user. Immutable snapshots via {@link #copy()}.
  *
- * <p>Usage: {@code totals.add(snapshot); long[] c = totals.cumulative(Direction.DOWNLOAD);}
+ * <p>Usage: {@code totals.add(snapshot); double sum = totals.sum(Direction.DOWNLOAD);}
  */
 public final class CensusTotals {
   private final long[][] buckets = new long[2][RateHistogram.UPPER_BOUNDS.length + 1];
@@ -27,18 +27,6 @@ public final class CensusTotals {
       sums[i] += h.sum();
       counts[i] += h.count();
     }
-  }
-
-  /** Cumulative counts per upper bound (the last is +Inf), as Prometheus buckets want them. */
-  public long[] cumulative(Direction d) {
-    long[] b = buckets[d.ordinal()];
-    long[] out = new long[b.length];
-    long run = 0;
-    for (int i = 0; i < b.length; i++) {
-      run += b[i];
-      out[i] = run;
-    }
-    return out;
   }
 
   /** Observations per bucket (not cumulative), the last bucket being +Inf. */

@@ -7,105 +7,239 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
  * The basic auth before-handler: every request needs {@code Authorization: Basic} credentials matching a
  * bcrypt hash of {@code basic_auth_users}; otherwise 401 with {@code WWW-Authenticate}.
  *
- * <p>Usage: {@code config.routes.before(new BasicAuth(web.basicAuthUsers(), Duration.ofMinutes(1).toNanos(), System::nanoTime))}.
+ * <p>Usage: {@code config.routes.before(new BasicAuth(web.basicAuthUsers(), BasicAuth.Settings.DEFAULT, System::nanoTime))}.
  *
- * <p>bcrypt costs ~0.1 s of CPU at cost 10 and Prometheus scrapes every few seconds, so a success is
- * remembered for {@code cacheNanos} as a salted SHA-256 of the exact credentials (never the password),
- * compared in constant time. Misses run bcrypt one at a time, so a flood of wrong passwords costs at most
- * one core; unknown users are checked against a dummy hash so response time does not reveal which
- * user names exist.
+ * <p>bcrypt costs ~0.1 s of CPU at cost 10 and more at higher costs, so it must never be what a flood of
+ * wrong passwords can spend freely, nor what makes scrapes wait:
+ * <ul>
+ *   <li>a success is remembered as a salted SHA-256 of the exact credentials (never the password),
+ *       compared in constant time, for {@code cacheTtl} after its last use: a scraper that keeps scraping
+ *       pays bcrypt once, so it is never queued behind a flood;
+ *   <li>each client may fail {@code failureBurst} times, then once per {@code failureRefill}; past that it
+ *       gets 429 before any hash runs ({@link FailureLimiter});
+ *   <li>at most {@code concurrentHashes} bcrypt runs at once and at most {@code waitingHashes} requests wait
+ *       for one, first come first served, each at most {@code hashWait}; others get 503 with
+ *       {@code Retry-After} at once, so request threads are never all parked on the hash. One client has
+ *       at most one request checking or waiting (more get 503 at once), so a flood from one address
+ *       takes one slot and a new client waits behind at most one of its hashes;
+ *   <li>an unknown user is checked against a dummy hash of the highest configured cost, so the answer
+ *       takes as long as for the slowest real user and does not tell which names exist.
+ * </ul>
  */
 public final class BasicAuth implements Handler {
   static final String CHALLENGE = "Basic realm=\"headroom\", charset=\"UTF-8\"";
-  /** bcrypt of a random string, cost 10: the work an unknown user name costs. */
-  private static final Bcrypt.Hash DUMMY =
-      Bcrypt.parse("$2y$10$9eIWiAeiLv2WJaMXIgx0KuzRvbe5oyuHKhwJw1wuiNyt7M8AqvRDe");
 
-  private record Remembered(byte[] digest, long expiresAt) {}
+  /**
+   * Bounds on what authentication may cost.
+   *
+   * @param cacheTtl how long a verified password is remembered after its last use; zero disables
+   * @param concurrentHashes bcrypt runs at once
+   * @param waitingHashes requests that may wait for a bcrypt slot
+   * @param hashWait how long one waits
+   * @param failureBurst failed attempts a client may make in a row
+   * @param failureRefill one more attempt per this, once the burst is spent
+   * @param maxClients clients whose failures are tracked
+   */
+  public record Settings(
+      Duration cacheTtl,
+      int concurrentHashes,
+      int waitingHashes,
+      Duration hashWait,
+      int failureBurst,
+      Duration failureRefill,
+      int maxClients) {
+    public static final Settings DEFAULT =
+        new Settings(Duration.ofMinutes(5), 1, 2, Duration.ofSeconds(5), 5, Duration.ofSeconds(6), 4096);
+
+    /** The same bounds with another cache lifetime. */
+    public Settings withCacheTtl(Duration ttl) {
+      return new Settings(ttl, concurrentHashes, waitingHashes, hashWait, failureBurst, failureRefill, maxClients);
+    }
+  }
+
+  /** What a request's credentials earned it. */
+  enum Verdict {
+    ALLOWED,
+    /** 401: wrong or missing credentials. */
+    DENIED,
+    /** 429: this client failed too often. */
+    THROTTLED,
+    /** 503: every bcrypt slot is taken. */
+    BUSY
+  }
+
+  private static final class Remembered {
+    final byte[] digest;
+    volatile long expiresAt;
+
+    Remembered(byte[] digest, long expiresAt) {
+      this.digest = digest;
+      this.expiresAt = expiresAt;
+    }
+  }
 
   private final Map<String, Bcrypt.Hash> users = new HashMap<>();
+  private final Bcrypt.Hash dummy;
   private final Map<String, Remembered> cache = new ConcurrentHashMap<>();
   private final byte[] salt = new byte[32];
-  private final long cacheNanos;
+  private final Settings settings;
   private final LongSupplier nanoClock;
-  private final ReentrantLock bcryptLock = new ReentrantLock(true);
+  private final Semaphore hashSlots;
+  private final AtomicInteger waiting = new AtomicInteger();
+  private final Set<String> hashing = ConcurrentHashMap.newKeySet();
+  private final FailureLimiter failures;
   private final AtomicLong bcryptRuns = new AtomicLong();
 
   /**
    * @param users user name to bcrypt hash, as validated by {@link WebConfigParser}
-   * @param cacheNanos how long a verified password is remembered; 0 disables the cache
+   * @param settings the bounds
    * @param nanoClock {@code System::nanoTime}, replaceable in tests
    */
-  public BasicAuth(Map<String, String> users, long cacheNanos, LongSupplier nanoClock) {
+  public BasicAuth(Map<String, String> users, Settings settings, LongSupplier nanoClock) {
     users.forEach((u, h) -> this.users.put(u, Bcrypt.parse(h)));
-    this.cacheNanos = cacheNanos;
+    this.settings = settings;
     this.nanoClock = nanoClock;
-    new SecureRandom().nextBytes(salt);
+    SecureRandom random = new SecureRandom();
+    random.nextBytes(salt);
+    int cost = this.users.values().stream().mapToInt(Bcrypt.Hash::cost).max().orElse(10);
+    byte[] dummySalt = new byte[16];
+    byte[] dummyDigest = new byte[23];
+    random.nextBytes(dummySalt);
+    random.nextBytes(dummyDigest); // matches no password
+    this.dummy = new Bcrypt.Hash('b', cost, dummySalt, dummyDigest);
+    this.hashSlots = new Semaphore(settings.concurrentHashes(), true);
+    this.failures = new FailureLimiter(settings.failureBurst(), settings.failureRefill().toNanos(),
+        settings.maxClients(), nanoClock);
   }
 
   @Override
   public void handle(Context ctx) {
-    if (!authorized(ctx.header("Authorization"))) {
-      ctx.header("WWW-Authenticate", CHALLENGE);
-      ctx.status(401).result("Unauthorized\n");
-      ctx.skipRemainingHandlers();
+    String client = ctx.ip();
+    switch (check(ctx.header("Authorization"), client)) {
+      case ALLOWED -> {
+        return;
+      }
+      case DENIED -> {
+        ctx.header("WWW-Authenticate", CHALLENGE);
+        ctx.status(401);
+      }
+      case THROTTLED -> ctx.status(429).header("Retry-After", Long.toString(Math.max(1, failures.retryAfterSeconds(client))));
+      case BUSY -> ctx.status(503).header("Retry-After", "1");
     }
+    ctx.contentType("text/plain; charset=utf-8").result(
+        switch (ctx.statusCode()) {
+          case 401 -> "Unauthorized\n";
+          case 429 -> "Too many failed logins from this address; retry later\n";
+          default -> "Busy checking passwords; retry shortly\n";
+        });
+    ctx.skipRemainingHandlers();
   }
 
-  /** True when the Authorization header value carries valid credentials. */
+  /** True when the Authorization header value carries valid credentials (one client, no limits hit). */
   boolean authorized(String header) {
+    return check(header, "test") == Verdict.ALLOWED;
+  }
+
+  /** Checks the Authorization header value of a request from {@code client} (its address). */
+  Verdict check(String header, String client) {
     if (header == null || header.length() < 6 || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
-      return false;
+      return Verdict.DENIED;
     }
     byte[] decoded;
     try {
       decoded = Base64.getDecoder().decode(header.substring(6).strip());
     } catch (IllegalArgumentException e) {
-      return false;
+      return Verdict.DENIED;
     }
     String credentials = new String(decoded, StandardCharsets.UTF_8);
     int colon = credentials.indexOf(':');
     if (colon < 0) {
-      return false;
+      return Verdict.DENIED;
     }
     String user = credentials.substring(0, colon);
-    byte[] password = credentials.substring(colon + 1).getBytes(StandardCharsets.UTF_8);
     byte[] digest = digest(decoded);
-
-    Remembered r = cache.get(user);
-    long now = nanoClock.getAsLong();
-    if (r != null && now - r.expiresAt() < 0 && MessageDigest.isEqual(r.digest(), digest)) {
-      return true;
+    if (remembered(user, digest)) {
+      return Verdict.ALLOWED;
     }
-    Bcrypt.Hash hash = users.get(user);
+    if (!failures.allowed(client)) {
+      return Verdict.THROTTLED;
+    }
+    String clientKey = FailureLimiter.key(client);
+    if (!hashing.add(clientKey)) {
+      return Verdict.BUSY; // one check per client at a time: a flood takes one slot, never all of them
+    }
+    if (waiting.incrementAndGet() > settings.waitingHashes() + settings.concurrentHashes()) {
+      waiting.decrementAndGet();
+      hashing.remove(clientKey);
+      return Verdict.BUSY;
+    }
     boolean ok;
-    bcryptLock.lock();
     try {
-      bcryptRuns.incrementAndGet();
-      ok = Bcrypt.verify(password, hash != null ? hash : DUMMY) && hash != null;
+      if (!hashSlots.tryAcquire(settings.hashWait().toNanos(), TimeUnit.NANOSECONDS)) {
+        return Verdict.BUSY;
+      }
+      try {
+        if (remembered(user, digest)) {
+          return Verdict.ALLOWED; // verified while this request waited for the slot
+        }
+        Bcrypt.Hash hash = users.get(user);
+        bcryptRuns.incrementAndGet();
+        byte[] password = credentials.substring(colon + 1).getBytes(StandardCharsets.UTF_8);
+        ok = Bcrypt.verify(password, hash != null ? hash : dummy) && hash != null;
+      } finally {
+        hashSlots.release();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Verdict.BUSY;
     } finally {
-      bcryptLock.unlock();
+      waiting.decrementAndGet();
+      hashing.remove(clientKey);
     }
-    if (ok && cacheNanos > 0) {
-      cache.put(user, new Remembered(digest, nanoClock.getAsLong() + cacheNanos));
+    if (!ok) {
+      failures.failed(client);
+      return Verdict.DENIED;
     }
-    return ok;
+    if (!settings.cacheTtl().isZero()) {
+      cache.put(user, new Remembered(digest, nanoClock.getAsLong() + settings.cacheTtl().toNanos()));
+    }
+    return Verdict.ALLOWED;
   }
 
-  /** How many bcrypt verifications ran; tests use it to prove the cache works. */
+  /** True when these exact credentials were verified and used within the TTL; extends it. */
+  private boolean remembered(String user, byte[] digest) {
+    Remembered r = cache.get(user);
+    long now = nanoClock.getAsLong();
+    if (r != null && now - r.expiresAt < 0 && MessageDigest.isEqual(r.digest, digest)) {
+      r.expiresAt = now + settings.cacheTtl().toNanos();
+      return true;
+    }
+    return false;
+  }
+
+  /** How many bcrypt verifications ran; tests use it to prove the cache and the limits work. */
   long bcryptRuns() {
     return bcryptRuns.get();
+  }
+
+  /** The cost an unknown user name is checked at. */
+  int dummyCost() {
+    return dummy.cost();
   }
 
   private byte[] digest(byte[] credentials) {

@@ -16,14 +16,11 @@ import java.util.EnumSet;
 import java.util.List;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Applies a {@link WebConfig} (TLS, mutual TLS, basic auth) and request limits to a Javalin 7 server.
@@ -47,17 +44,21 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class WebSecurity {
   /**
    * Request limits. The defaults suit a scrape target: a few scrapers, small GET requests, one response a
-   * few tens of KiB; nothing a scraper does comes near them.
+   * few tens of KiB; nothing a scraper does comes near them. {@link ServerCapacity} explains how threads,
+   * queue and connections fit together.
    *
-   * @param idleTimeout a connection with no traffic for this long is closed (keeps keep-alive across a
-   *     15 s scrape interval)
+   * @param idleTimeout a connection with no traffic for this long is closed (above a 15 s scrape interval,
+   *     so a scraper's keep-alive connection survives between scrapes)
    * @param requestDeadline a request head (and the TLS handshake before the first) must arrive within this
    * @param maxRequestHeaderBytes larger request heads get 431
    * @param maxRequestBodyBytes larger bodies are refused (headroom takes none)
-   * @param maxThreads request threads; Jetty's acceptor and selector take two of them
-   * @param queueCapacity requests waiting for a thread; beyond it connections are refused, not queued
-   * @param maxConnections open connections; beyond it Jetty stops accepting until some close
-   * @param authCacheTtl how long a bcrypt-verified password is remembered
+   * @param maxThreads request threads; Jetty's selector takes one of them
+   * @param queueCapacity requests waiting for a thread; at least {@code maxConnections}, so it never overflows
+   * @param maxConnections open connections; past it a new connection is closed as soon as it is accepted
+   * @param acceptQueueSize the listen backlog: connects the kernel holds until Jetty accepts them
+   * @param maxRequestsPerClient requests one address may have in flight; fewer than the serving threads,
+   *     so one client never holds them all
+   * @param authCacheTtl how long a bcrypt-verified password is remembered after its last use
    */
   public record Limits(
       Duration idleTimeout,
@@ -67,10 +68,26 @@ public final class WebSecurity {
       int maxThreads,
       int queueCapacity,
       int maxConnections,
+      int acceptQueueSize,
+      int maxRequestsPerClient,
       Duration authCacheTtl) {
     public static final Limits DEFAULT =
-        new Limits(Duration.ofSeconds(30), Duration.ofSeconds(10), 8 * 1024, 64 * 1024, 12, 32, 64,
-            Duration.ofMinutes(1));
+        new Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8 * 1024, 64 * 1024, 6, 512, 256, 256, 4,
+            Duration.ofMinutes(5));
+
+    public Limits {
+      if (queueCapacity < maxConnections) {
+        throw new IllegalArgumentException("queueCapacity " + queueCapacity + " is below maxConnections "
+            + maxConnections + ": with every connection sending a request, Jetty would reject some");
+      }
+      if (maxThreads < 3) {
+        throw new IllegalArgumentException("maxThreads " + maxThreads + ": the selector takes one, at least two must serve");
+      }
+      if (maxRequestsPerClient < 1 || maxRequestsPerClient >= maxThreads - 1) {
+        throw new IllegalArgumentException("maxRequestsPerClient " + maxRequestsPerClient
+            + " must be at least 1 and below the " + (maxThreads - 1) + " serving threads");
+      }
+    }
   }
 
   private WebSecurity() {}
@@ -81,8 +98,8 @@ public final class WebSecurity {
   }
 
   /**
-   * Configures {@code config}: a bounded thread pool, one connector (TLS or plain) with the limits, and
-   * the basic auth before-handler when users are configured. Certificate files are read now, so a broken
+   * Configures {@code config}: a bounded thread pool, one connector (TLS or plain) with the limits,
+   * {@link SafeResponses} and the basic auth before-handler when users are configured. Certificate files are read now, so a broken
    * key fails here rather than at the first handshake.
    *
    * @throws WebConfigException when the certificate or key files cannot be loaded
@@ -90,9 +107,7 @@ public final class WebSecurity {
   public static void apply(JavalinConfig config, WebConfig web, Limits limits) {
     SslContextFactory.Server ssl = web.tls().map(WebSecurity::sslContextFactory).orElse(null);
 
-    config.jetty.threadPool =
-        new QueuedThreadPool(limits.maxThreads(), 2, 60_000, 0,
-            new BlockingArrayQueue<>(limits.queueCapacity(), 0, limits.queueCapacity()), null);
+    ServerCapacity.apply(config, limits);
     config.http.maxRequestSize = limits.maxRequestBodyBytes();
     config.jetty.modifyHttpConfiguration(
         http -> {
@@ -101,9 +116,11 @@ public final class WebSecurity {
           http.setSendXPoweredBy(false);
         });
     config.jetty.addConnector((server, http) -> connector(config, server, http, ssl, limits));
+    SafeResponses.apply(config);
 
     if (web.basicAuth()) {
-      config.routes.before(new BasicAuth(web.basicAuthUsers(), limits.authCacheTtl().toNanos(), System::nanoTime));
+      config.routes.before(new BasicAuth(web.basicAuthUsers(),
+          BasicAuth.Settings.DEFAULT.withCacheTtl(limits.authCacheTtl()), System::nanoTime));
     }
   }
 
@@ -111,22 +128,21 @@ public final class WebSecurity {
       JavalinConfig config, Server server, HttpConfiguration http, SslContextFactory.Server ssl, Limits limits) {
     ServerConnector connector;
     if (ssl == null) {
-      connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+      // No acceptor thread: the selector accepts, one thread fewer.
+      connector = new ServerConnector(server, 0, 1, new HttpConnectionFactory(http));
     } else {
       HttpConfiguration https = new HttpConfiguration(http);
       // No SNI host check: scrapers address peers by overlay IP, which a certificate may not list;
       // verifying the name is the client's job.
       https.addCustomizer(new SecureRequestCustomizer(false, false, -1, false));
       connector =
-          new ServerConnector(server, 1, 1,
+          new ServerConnector(server, 0, 1,
               new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
     }
     String host = config.jetty.host;
     connector.setHost(host == null || host.isEmpty() ? null : host);
     connector.setPort(config.jetty.port);
-    connector.setIdleTimeout(limits.idleTimeout().toMillis());
-    connector.addBean(new RequestDeadline(connector.getScheduler(), limits.requestDeadline().toMillis()));
-    server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+    ServerCapacity.configure(connector, limits);
     return connector;
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +15,8 @@ class BasicAuthTest {
   static final long TTL = 60_000_000_000L;
   final AtomicLong now = new AtomicLong(1_000);
   final BasicAuth auth =
-      new BasicAuth(Map.of("prometheus", WebSecurityTest.SECRET_HASH, "ünï", WebSecurityTest.SECRET_HASH), TTL, now::get);
+      new BasicAuth(Map.of("prometheus", WebSecurityTest.SECRET_HASH, "ünï", WebSecurityTest.SECRET_HASH),
+          BasicAuth.Settings.DEFAULT.withCacheTtl(Duration.ofNanos(TTL)), now::get);
 
   static String header(String credentials) {
     return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(UTF_8));
@@ -58,5 +60,44 @@ class BasicAuthTest {
     assertTrue(auth.authorized("basic " + header("prometheus:secret").substring(6)));
     assertTrue(auth.authorized(header("ünï:secret")));
     assertFalse(auth.authorized(header("prometheus:secret:extra")));
+  }
+
+  /** bcrypt of "other", cost 5 (a second user at a higher cost than SECRET_HASH's 4). */
+  static final String COST_5 = "$2b$05$CCCCCCCCCCCCCCCCCCCCC.4trLMihVaLGP9SX44qqS9WM4F0dLviS";
+
+  @Test
+  void unknownUsersAreCheckedAtTheHighestConfiguredCost() {
+    BasicAuth mixed = new BasicAuth(Map.of("low", WebSecurityTest.SECRET_HASH, "high", COST_5),
+        BasicAuth.Settings.DEFAULT, now::get);
+    assertEquals(5, mixed.dummyCost());
+    assertEquals(4, auth.dummyCost());
+  }
+
+  @Test
+  void aClientThatKeepsFailingIsThrottledWithoutBcrypt() {
+    for (int i = 0; i < BasicAuth.Settings.DEFAULT.failureBurst(); i++) {
+      assertEquals(BasicAuth.Verdict.DENIED, auth.check(header("prometheus:wrong" + i), "192.0.2.1"));
+    }
+    long runs = auth.bcryptRuns();
+    assertEquals(BasicAuth.Verdict.THROTTLED, auth.check(header("prometheus:wrong"), "192.0.2.1"));
+    assertEquals(BasicAuth.Verdict.THROTTLED, auth.check(header("root:guess"), "192.0.2.1"));
+    assertEquals(runs, auth.bcryptRuns(), "a throttled attempt costs no bcrypt");
+    assertEquals(BasicAuth.Verdict.ALLOWED, auth.check(header("prometheus:secret"), "192.0.2.2"),
+        "another client still logs in");
+    assertEquals(BasicAuth.Verdict.ALLOWED, auth.check(header("prometheus:secret"), "192.0.2.1"),
+        "remembered credentials pass even from a throttled address: they need no hash");
+    now.addAndGet(BasicAuth.Settings.DEFAULT.failureRefill().toNanos());
+    assertEquals(BasicAuth.Verdict.DENIED, auth.check(header("prometheus:wrong"), "192.0.2.1"),
+        "one more attempt per refill period");
+  }
+
+  @Test
+  void aRememberedPasswordStaysRememberedWhileItIsUsed() {
+    assertTrue(auth.authorized(header("prometheus:secret")));
+    for (int i = 0; i < 10; i++) {
+      now.addAndGet(TTL / 2);
+      assertTrue(auth.authorized(header("prometheus:secret")));
+    }
+    assertEquals(1, auth.bcryptRuns(), "scraping every half TTL for five TTLs paid bcrypt once");
   }
 }

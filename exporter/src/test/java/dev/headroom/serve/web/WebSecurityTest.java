@@ -21,7 +21,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -41,11 +43,12 @@ class WebSecurityTest {
   /** bcrypt of "secret", cost 4 (htpasswd -nbB -C 4). */
   static final String SECRET_HASH = "$2y$04$..rQpyWFaYj7eJyNmTpEBefxDd76yj8a4nC9qkuVsDWjCE7th8Rr.";
   /**
-   * Short request deadline so slow-loris tests end quickly; idle timeout far longer, so a connection
-   * closed well before it was closed by the deadline.
+   * Short request deadline so slow-loris tests end quickly (3 s, not less: a TLS handshake on a busy
+   * 2-core machine can take over a second); idle timeout far longer, so a connection closed well before
+   * it was closed by the deadline.
    */
   static final WebSecurity.Limits LIMITS =
-      new WebSecurity.Limits(Duration.ofSeconds(60), Duration.ofSeconds(1), 8 * 1024, 64 * 1024, 12, 32, 64,
+      new WebSecurity.Limits(Duration.ofSeconds(60), Duration.ofSeconds(3), 8 * 1024, 64 * 1024, 6, 128, 64, 64, 2,
           Duration.ofMinutes(1));
   /** Generous bound for anything the server must do "soon"; well below the 60 s idle timeout. */
   static final long BOUND_SECONDS = 20;
@@ -286,6 +289,37 @@ class WebSecurityTest {
   }
 
   @Test
+  void everyResponseIsPlainOrCarriesNosniffAndCspAndOtherMethodsGet405WithAllow() throws Exception {
+    int port = start(WebConfig.NONE);
+    HttpClient c = client(null);
+    String base = "http://127.0.0.1:" + port;
+    HttpResponse<String> ok = get(c, base + "/metrics");
+    assertEquals("nosniff", ok.headers().firstValue("X-Content-Type-Options").orElse(""));
+    assertTrue(ok.headers().firstValue("Content-Security-Policy").orElse("").contains("default-src 'none'"));
+    HttpResponse<String> missing = get(c, base + "/%3Cscript%3E", "Accept", "text/html");
+    assertEquals(404, missing.statusCode());
+    assertTrue(missing.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"),
+        "a browser asking for HTML still gets plain text");
+    for (String method : new String[] {"POST", "PUT", "DELETE", "OPTIONS", "TRACE"}) {
+      HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+          .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(405, r.statusCode(), method);
+      assertEquals("GET, HEAD", r.headers().firstValue("Allow").orElse(""), method);
+    }
+  }
+
+  @Test
+  void limitsWhoseQueueCannotHoldEveryConnectionAreRefused() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new WebSecurity.Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8192, 65536, 6, 32, 64, 64, 4,
+            Duration.ofMinutes(5)));
+    assertTrue(e.getMessage().contains("queueCapacity 32 is below maxConnections 64"), e.getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new WebSecurity.Limits(Duration.ofSeconds(20), Duration.ofSeconds(5), 8192, 65536, 6, 64, 64, 64, 5,
+            Duration.ofMinutes(5)), "one client may not hold every serving thread");
+  }
+
+  @Test
   void threadPoolIsBounded() {
     start(WebConfig.NONE);
     QueuedThreadPool pool = assertInstanceOf(QueuedThreadPool.class, app.jettyServer().server().getThreadPool());
@@ -321,5 +355,29 @@ class WebSecurityTest {
     } catch (IOException e) {
       return ""; // reset or TLS alert: refused
     }
+  }
+
+  @Test
+  void anExpiredCertificateIsReportedWithItsExpiry() {
+    CertificateValidity v = CertificateValidity.read(pki.file("client-expired.crt"));
+    assertEquals(Instant.parse("2020-01-02T00:00:00Z"), v.expiry());
+    List<String> problems = v.problems(Instant.now());
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).contains("expired at 2020-01-02T00:00:00Z"), problems.get(0));
+  }
+
+  @Test
+  void aCertificateNotYetValidIsReported() {
+    CertificateValidity v = CertificateValidity.read(pki.file("client-expired.crt"));
+    List<String> problems = v.problems(Instant.parse("2019-06-01T00:00:00Z"));
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).contains("not valid until 2020-01-01T00:00:00Z"), problems.get(0));
+  }
+
+  @Test
+  void aCurrentCertificateHasNoProblemAndExpiresWhenItSays() throws Exception {
+    CertificateValidity v = CertificateValidity.read(pki.file("server.crt"));
+    assertEquals(List.of(), v.problems(Instant.now()));
+    assertEquals(Pem.certificates(pki.file("server.crt")).get(0).getNotAfter().toInstant(), v.expiry());
   }
 }

@@ -14,7 +14,8 @@ import dev.headroom.serve.HeadroomCollector;
 import dev.headroom.serve.Published;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import dev.headroom.cmd.ServeCommand;
+import dev.headroom.serve.MetricsEndpoint;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,8 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Serving one scrape: the registry with {@link HeadroomCollector} (and, as the service has it, client_java's
- * JVM metrics) written through {@link PrometheusTextFormatWriter}, over a sample of the kernel fixture peer
- * after one second of traffic. The HTTP layer is not in here; compare.sh measures that whole.
+ * JVM metrics) written through {@link PrometheusTextFormatWriter}, and through the service's
+ * {@link MetricsEndpoint} (one render per snapshot), over a sample of the kernel fixture peer after one
+ * second of traffic. The HTTP layer is not in here; compare.sh measures that whole.
  *
  * <p>Usage: {@code exporter/src/bench/jmh.sh ScrapeBench -prof gc}
  */
@@ -59,6 +61,8 @@ public class ScrapeBench {
   private PrometheusRegistry asServed;
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
   private final ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+  private MetricsEndpoint endpoint;
+  private volatile Object snapshot = new Object();
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -84,7 +88,8 @@ public class ScrapeBench {
     headroomOnly.register(new HeadroomCollector(() -> p, info));
     asServed = new PrometheusRegistry();
     asServed.register(new HeadroomCollector(() -> p, info));
-    JvmMetrics.builder().register(asServed);
+    ServeCommand.registerOwnCost(asServed);
+    endpoint = new MetricsEndpoint(asServed, () -> snapshot);
   }
 
   @TearDown(Level.Trial)
@@ -100,7 +105,30 @@ public class ScrapeBench {
     return out.size();
   }
 
-  /** As the service's registry is: headroom's families plus jvm_* and process_*. */
+  /**
+   * A scrape as the service's /metrics handler serves it between two samples: the snapshot is unchanged, so
+   * the bytes rendered for it are reused.
+   */
+  @Benchmark
+  public int servedSameSnapshot() throws IOException {
+    return endpoint.body(null, null).bytes().length;
+  }
+
+  /** The first scrape after a new sample: the handler renders the snapshot (text format). */
+  @Benchmark
+  public int servedNewSnapshot() throws IOException {
+    snapshot = new Object();
+    return endpoint.body(null, null).bytes().length;
+  }
+
+  /** The same, gzip asked for (as Prometheus does): render and compress once. */
+  @Benchmark
+  public int servedNewSnapshotGzip() throws IOException {
+    snapshot = new Object();
+    return endpoint.body(null, "gzip").bytes().length;
+  }
+
+  /** As the service's registry is: headroom's families plus the jvm_* and process_* it registers. */
   @Benchmark
   public int scrapeAsServed() throws IOException {
     out.reset();

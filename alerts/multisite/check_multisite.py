@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""Checks the running multi-site topology of alerts/multisite/test.sh through the components' HTTP APIs.
+
+1. Both replicas of both sites ship to VictoriaMetrics; it holds every series once (no `replica` label, the
+   same series count as the one-site Prometheus) and has deduplicated samples.
+2. vmalert evaluates every rule without error, and its Network and site answers (the recorded network:* and
+   site:* series) and its active alerts equal the one-site Prometheus's for the same peers.
+3. The planted alerts are the expected ones; the restored `for` state is real (activeAt 15+ minutes back).
+4. A site replica killed (SIGKILL) mid-run changes no Network answer.
+5. A peer stays within its cardinality budget: a bounded series count, no label that grows with users or tunnels.
+6. The page reaches the webhook through Alertmanager with the example routing, from vmalert and separately
+   from the site Prometheus servers: alert name, severity, network/site labels, the figure in the summary,
+   runbook_url to an anchor of docs/runbooks.md, the exporter's advice.
+
+Prints `ok - ...` / `FAIL - ...` per check and last `checks: P passed, F failed`; exits 1 when one failed.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+RECORDS = ["network:headroom_peers:count", "network:headroom_peers_up:sum", "network:headroom_tunnel_bytes:rate5m",
+           "network:headroom_ceiling_bytes_per_second:min", "network:headroom_utilization:ratio_rate5m",
+           "site:headroom_tunnel_bytes:rate5m", "site:headroom_ceiling_bytes_per_second:sum",
+           "site:headroom_utilization:ratio_rate5m", "site:headroom_peers_up:sum"]
+KEYS = {"HeadroomNetworkOverOnePeer": ("network", "direction"), "HeadroomNetworkNoStandby": ("network", "severity"),
+        "HeadroomTunnelDown": ("instance",), "HeadroomExporterAbsent": ("instance",)}
+EVAL = 15          # evaluation and scrape interval, seconds
+# Counts and ceilings must agree exactly. The generated peers' counters are exact lines stamped with the time
+# they were computed for: rates agree to rounding. The live daemons' counters restart when history hands over to
+# them, their samples carry the scrape's time, and Prometheus extrapolates a rate to the window's edges where
+# MetricsQL does not: a Network or site holding one agrees within 15 %.
+TOL_EXACT = 1e-9
+TOL_RATE = 1e-5
+TOL_LIVE = 0.15
+
+
+# Cardinality budget of one peer, headroom_* families (what a site ships besides `up`). Per core: 8 modes of
+# headroom_cpu_seconds_total, headroom_cpu_busy_ratio, headroom_cpu_online. Everything else is a fixed set;
+# the budget leaves room for the census and NetBird families the fixture tree cannot produce (~70 series).
+BUDGET_FIXED = 200
+BUDGET_PER_CORE = 10
+# Every label a headroom_* series may carry, and how many values it may take on one peer. None of them grows
+# with users or tunnels: enumerations, the peer's cores, its two interfaces, the operator's placement.
+LABELS = {"direction": 4, "verdict": 8, "advice": 8, "datapath": 4, "source": 8, "mode": 8, "window": 2,
+          "state": 4, "connection": 4, "line_rate_source": 3, "le": 32, "interface": 2, "network": 1, "site": 1,
+          "version": 1, "cpu": None}
+
+
+def cardinality(page):
+    """(headroom_* series, cores, problems) of one /metrics page."""
+    values, n, problems = {}, 0, []
+    for line in page.splitlines():
+        if not line.startswith("headroom_"):
+            continue
+        n += 1
+        for k, v in re.findall(r'(\w+)="([^"]*)"', line.split(" ")[0]):
+            values.setdefault(k, set()).add(v)
+    cores = len(values.get("cpu", ()))
+    for k, vs in values.items():
+        if k not in LABELS:
+            problems.append(f"label {k} is not in the budget ({sorted(vs)[:3]})")
+        elif LABELS[k] is not None and len(vs) > LABELS[k]:
+            problems.append(f"label {k} has {len(vs)} values, budget {LABELS[k]}")
+    if n > BUDGET_FIXED + BUDGET_PER_CORE * cores:
+        problems.append(f"{n} series > {BUDGET_FIXED} + {BUDGET_PER_CORE} x {cores} cores")
+    return n, cores, problems
+
+
+def http_json(url, data=None, timeout=20):
+    body = urllib.parse.urlencode(data).encode() if data is not None else None
+    with urllib.request.urlopen(url, data=body, timeout=timeout) as r:
+        return json.load(r)
+
+
+def http_text(url, timeout=20):
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.read().decode()
+
+
+def query(base, expr):
+    """Instant query at now: {frozenset(labels without __name__): value}."""
+    d = http_json(base + "/api/v1/query", {"query": expr})
+    if d.get("status") != "success":
+        raise RuntimeError(f"{base}: {expr}: {d}")
+    return {frozenset((k, v) for k, v in r["metric"].items() if k != "__name__"): float(r["value"][1])
+            for r in d["data"]["result"]}
+
+
+def scalar(base, expr):
+    r = query(base, expr)
+    return next(iter(r.values())) if r else None
+
+
+def metric_sum(text, name):
+    """Sum of a family's samples on a /metrics page."""
+    total, seen = 0.0, False
+    for line in text.splitlines():
+        if line.startswith(name + "{") or line.startswith(name + " "):
+            total += float(line.rsplit(" ", 1)[1])
+            seen = True
+    return total if seen else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for flag in ("--expect", "--vm", "--vmalert", "--ref", "--am-central", "--am-site", "--received",
+                 "--live-a", "--runbooks", "--kill"):
+        ap.add_argument(flag, required=True)
+    ap.add_argument("--site", action="append", required=True, help="NAME=URL of a site Prometheus")
+    ap.add_argument("--timeout", type=float, default=200)
+    a = ap.parse_args()
+    exp = json.load(open(a.expect))
+    meta = exp["meta"]
+    end = meta["end"]
+    sites = dict(s.split("=", 1) for s in a.site)
+    kill_name, kill_pid = a.kill.split("=")
+    live_nets = {p["network"] for p in meta["live"]}
+    passed = failed = 0
+
+    def check(ok, what, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+            print(f"ok - {what}")
+        else:
+            failed += 1
+            print(f"FAIL - {what}{': ' + str(detail)[:1500] if detail else ''}")
+        sys.stdout.flush()
+        return ok
+
+    def finish():
+        print(f"checks: {passed} passed, {failed} failed")
+        return 1 if failed else 0
+
+    deadline = time.time() + a.timeout
+
+    # --- live data reached the centre from every replica -----------------------------------------------------
+    answering = None
+    while time.time() < deadline:
+        try:
+            fresh = scalar(a.vm, "min(timestamp(headroom_peer_info))")
+            answering = scalar(a.ref, "count(headroom_peer_info)")
+            shipped = {n: metric_sum(http_text(u + "/metrics"), "prometheus_remote_storage_samples_total")
+                       for n, u in sites.items()}
+            if fresh and fresh > end and all(shipped.values()):
+                break
+        except OSError:
+            pass
+        time.sleep(2)
+    else:
+        check(False, "every site replica's scrapes reached VictoriaMetrics within the timeout",
+              f"oldest headroom_peer_info sample {fresh}, history ended {end}, shipped {shipped}")
+        return finish()
+    check(True, f"all 4 site replicas remote-write to VictoriaMetrics ({', '.join(f'{n} {v:.0f}' for n, v in shipped.items())}"
+          " samples) and every answering peer has a sample scraped after the history")
+    failed_samples = {n: metric_sum(http_text(u + "/metrics"), "prometheus_remote_storage_samples_failed_total")
+                      for n, u in sites.items()}
+    check(not any(failed_samples.values()), "no remote_write sample failed", failed_samples)
+    # Two evaluation rounds over live data before comparing answers.
+    time.sleep(2 * EVAL + 5)
+
+    # --- dedup --------------------------------------------------------------------------------------------------
+    with_replica = query(a.vm, '{__name__=~"up|headroom_.+", replica=~".+"}')
+    check(not with_replica, "no series in VictoriaMetrics carries the `replica` label (dropped on ingestion)",
+          list(with_replica)[:3])
+    for expr in ("count(headroom_peer_info)", "count(up)", "count(headroom_tunnel_bytes_total)"):
+        c_vm, c_ref = scalar(a.vm, expr), scalar(a.ref, expr)
+        check(c_vm is not None and c_vm == c_ref,
+              f"{expr}: {c_vm} in VictoriaMetrics, {c_ref} in the one-site Prometheus (each peer once, not per replica)")
+    dedup = metric_sum(http_text(a.vm + "/metrics"), "vm_deduplicated_samples_total")
+    check(dedup and dedup > 0, f"VictoriaMetrics deduplicated {dedup:.0f} samples of the replica pairs", dedup)
+
+    # --- vmalert: healthy, and the same answers as one Prometheus --------------------------------------------
+    groups = http_json(a.vmalert + "/api/v1/rules")["data"]["groups"]
+    errors = [(g["name"], r["name"], r.get("lastError")) for g in groups for r in g["rules"] if r.get("lastError")]
+    n_rules = sum(len(g["rules"]) for g in groups)
+    check(n_rules == 28 and not errors, f"vmalert evaluates all {n_rules} rules of headroom-rules.yml without error",
+          errors)
+
+    def answers(base):
+        return {name: query(base, name) for name in RECORDS}
+
+    def compare(got, want, what):
+        bad = []
+        for name in RECORDS:
+            g, w = got[name], want[name]
+            if set(g) != set(w):
+                bad.append(f"{name}: series differ: only central {sorted(map(dict, set(g) - set(w)), key=str)[:3]}, "
+                           f"only reference {sorted(map(dict, set(w) - set(g)), key=str)[:3]}")
+                continue
+            for k, v in w.items():
+                lab = dict(k)
+                if lab.get("network") in live_nets or "site" in lab:
+                    tol = TOL_LIVE
+                else:
+                    tol = TOL_RATE if ("bytes:" in name or "ratio" in name) else TOL_EXACT
+                if abs(g[k] - v) > tol * max(abs(v), 1e-9):
+                    bad.append(f"{name}{lab}: {g[k]} against {v}")
+        n = sum(len(w) for w in want.values())
+        check(not bad and n > 0, f"{what}: all {n} network:* and site:* answers equal", bad[:6])
+
+    central = answers(a.vm)
+    reference = answers(a.ref)
+    compare(central, reference, "central store (vmalert over VictoriaMetrics) against the one-site Prometheus")
+    nets = {dict(k)["network"] for k in reference["network:headroom_peers:count"]}
+    spanning = query(a.ref, "count by (network) (count by (network, site) (last_over_time(headroom_peer_info[1h]))) > 1")
+    check(len(nets) == meta["networks"] + len(live_nets) and len(spanning) == len(nets),
+          f"{len(nets)} Networks answered, {len(spanning)} of them with peers in both sites", sorted(nets))
+
+    def alerts_vmalert():
+        out = {}
+        for al in http_json(a.vmalert + "/api/v1/alerts")["data"]["alerts"]:
+            lab = dict(al["labels"], alertname=al["name"])
+            out[frozenset(lab.items())] = al
+        return out
+
+    def alerts_prom(base):
+        return {frozenset(al["labels"].items()): al for al in http_json(base + "/api/v1/alerts")["data"]["alerts"]}
+
+    def without_site_on_absent(keys):
+        # `up` has no `site` in a one-site Prometheus; on the central store it carries the site's external label.
+        return {frozenset((k, v) for k, v in key if not (k == "site" and dict(key)["alertname"] == "HeadroomExporterAbsent"))
+                for key in keys}
+
+    va, ra = alerts_vmalert(), alerts_prom(a.ref)
+    gv, gr = without_site_on_absent(va), without_site_on_absent(ra)
+    check(gv == gr, f"vmalert's {len(gv)} active alerts are the one-site Prometheus's (pending or firing)",
+          f"only central {[dict(x) for x in list(gv - gr)[:4]]}, only reference {[dict(x) for x in list(gr - gv)[:4]]}")
+    got = {}
+    for key in va:
+        lab = dict(key)
+        if lab["alertname"] in KEYS:
+            got.setdefault(lab["alertname"], set()).add(",".join(f"{k}={lab.get(k, '')}" for k in KEYS[lab["alertname"]]))
+    for name, want in exp["alerts"].items():
+        have = got.get(name, set())
+        check(have == set(want), f"central {name}: exactly the {len(want)} planted "
+              f"({', '.join(sorted(want)[:4])}{', ...' if len(want) > 4 else ''})",
+              f"missing {sorted(set(want) - have)}, unexpected {sorted(have - set(want))}")
+    planted = [al for key, al in va.items() if dict(key).get("network") == "net-live"
+               and dict(key)["alertname"] == "HeadroomNetworkOverOnePeer" and dict(key).get("direction") == "download"]
+    if check(len(planted) == 1, "vmalert has HeadroomNetworkOverOnePeer for net-live download", len(planted)):
+        al = planted[0]
+        active_at = time.mktime(time.strptime(al["activeAt"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+        check(al["state"] == "firing" and time.time() - active_at >= 15 * 60,
+              f"its 15-minute `for:` elapsed in the data: firing, active since {(time.time() - active_at) / 60:.1f} min "
+              "(restored from the replay's ALERTS_FOR_STATE)", f"{al['state']} since {al['activeAt']}")
+
+    # --- a replica dies ------------------------------------------------------------------------------------------
+    os.kill(int(kill_pid), signal.SIGKILL)
+    killed_at = time.time()
+    print(f"# killed {kill_name} (pid {kill_pid}) with SIGKILL")
+    time.sleep(3 * EVAL + 5)
+    after = answers(a.vm)
+    compare(after, answers(a.ref), f"after {kill_name} died: central store against the one-site Prometheus")
+    compare(after, central, f"after {kill_name} died: central store against itself before")
+    fresh = scalar(a.vm, 'min(timestamp(headroom_peer_info{site="site-00"}))')
+    check(fresh and fresh > killed_at + 1,
+          f"site-00 peers still arrive at the centre through the surviving replica "
+          f"(oldest sample {time.time() - fresh:.0f}s old)", fresh)
+
+    # --- cardinality budget of a peer -------------------------------------------------------------------------
+    n, cores, problems = cardinality(http_text(a.live_a + "/metrics"))
+    check(not problems, f"cardinality budget: live-a serves {n} headroom_* series on {cores} cores "
+          f"(budget {BUDGET_FIXED} + {BUDGET_PER_CORE} per core), every label from a bounded set", problems)
+    shipped = scalar(a.vm, 'count({__name__=~"headroom_.+|up", instance="live-a:10170"})')
+    check(shipped == n + 1, f"the centre holds {shipped:.0f} series of live-a: its headroom_* series and `up`, once",
+          shipped)
+
+    # --- the page, end to end --------------------------------------------------------------------------------
+    headings = {re.sub(r"[^a-z0-9-]", "", h.strip().lower().replace(" ", "-"))
+                for h in re.findall(r"^#+ (.*)$", open(a.runbooks).read(), re.M)}
+    advice = [m.group(1) for m in re.finditer(r'^headroom_advice\{advice="([^"]+)"\} 1(\.0)?$',
+                                                http_text(a.live_a + "/metrics"), re.M)]
+    check(len(advice) == 1, f"live-a's exporter gives one advice: {advice}")
+    live_a = next(p for p in meta["live"] if p["instance"].startswith("live-a"))
+    want_pct = {"download": 100 * live_a["dl"] / live_a["ceil_dl"], "upload": 100 * live_a["ul"] / live_a["ceil_ul"]}
+    legs = {"vmalert": (a.am_central, a.vmalert), "site Prometheus": (a.am_site, None)}
+    targets = [("HeadroomNetworkOverOnePeer", "/ticket", "warning", {"network": "net-live", "direction": "download"}),
+               ("HeadroomPeerAtCeiling", "/page", "critical",
+                {"instance": live_a["instance"], "network": "net-live", "site": live_a["site"], "direction": "download"})]
+
+    def find(am, name, labels):
+        if not os.path.exists(a.received):
+            return None
+        for line in open(a.received):
+            n = json.loads(line)
+            if n["payload"].get("externalURL", "").rstrip("/") != am.rstrip("/"):
+                continue
+            for al in n["payload"].get("alerts", []):
+                if al["labels"].get("alertname") == name and al.get("status") == "firing" and \
+                        all(al["labels"].get(k) == v for k, v in labels.items()):
+                    return n, al
+        return None
+
+    found = {}
+    page_deadline = max(deadline, time.time() + 90)
+    while time.time() < page_deadline and len(found) < len(legs) * len(targets):
+        for leg, (am, _) in legs.items():
+            for name, _, _, labels in targets:
+                if (leg, name) not in found:
+                    r = find(am, name, labels)
+                    if r:
+                        found[(leg, name)] = r
+        time.sleep(2)
+    for leg, (am, source) in legs.items():
+        for name, path, severity, labels in targets:
+            what = f"{leg} -> Alertmanager -> webhook {path}: {name} {labels.get('network')}"
+            if not check((leg, name) in found, f"{what} received", f"nothing from {am} after {time.time() - killed_at:.0f}s"):
+                continue
+            n, al = found[(leg, name)]
+            lab, ann = al["labels"], al.get("annotations", {})
+            check(n["path"] == path and lab.get("severity") == severity,
+                  f"{what}: severity {severity}, routed to {path} by alerts/alertmanager.yml", (n["path"], lab.get("severity")))
+            site_want = live_a["site"] if (name == "HeadroomPeerAtCeiling" or leg == "site Prometheus") else None
+            check(lab.get("network") == "net-live" and lab.get("site") == site_want and "replica" not in lab,
+                  f"{what}: labels network=net-live, site={site_want}, no replica label", lab)
+            m = re.search(r"\(([0-9.]+)%\)", ann.get("summary", ""))
+            pct = float(m.group(1)) if m else None
+            planted_pct = want_pct["download"]
+            # Within 25 %: live-a's counter restarts where the history hands over to the daemon.
+            check(pct is not None and abs(pct - planted_pct) <= 0.25 * planted_pct,
+                  f"{what}: summary carries the figure ({ann.get('summary')!r}; planted {planted_pct:.0f}%)",
+                  ann.get("summary"))
+            url = ann.get("runbook_url", "")
+            anchor = url.rsplit("#", 1)[-1] if "#" in url else ""
+            check("docs/runbooks.md#" in url and anchor in headings,
+                  f"{what}: runbook_url resolves to #{anchor} in docs/runbooks.md", url)
+            gen = al.get("generatorURL", "")
+            from_ok = gen.startswith(source) if source else any(gen.startswith(sites[s]) for s in sites
+                                                                 if s.startswith(live_a["site"]))
+            check(from_ok, f"{what}: generatorURL names the sender", gen)
+            if name == "HeadroomPeerAtCeiling":
+                check(advice and f"Exporter advice: {advice[0]}." in ann.get("description", ""),
+                      f"{what}: description carries the exporter's advice ({advice[0] if advice else '?'})",
+                      ann.get("description"))
+            else:
+                # The centre sees both of net-live's peers; a site Prometheus only its own half.
+                peers = 2 if source else 1
+                check(re.search(rf"carries [0-9.]+ Gbps download over its {peers} peers up", ann.get("description", "")),
+                      f"{what}: description carries the Network's load over the {peers} peers up it sees",
+                      ann.get("description"))
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

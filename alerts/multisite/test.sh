@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# Multi-site fleet test: the topology of docs/alerts.md "Many sites" running on 127.0.0.1.
+#
+#   site-00: Prometheus replica 1 + replica 2 --\                         /-- vmalert (every group of
+#   site-01: Prometheus replica 1 + replica 2 ---remote_write--> VictoriaMetrics     headroom-rules.yml) --> Alertmanager (central)
+#            (external_labels site, replica;                     (drops `replica`,                           --> webhook
+#             all rules; alerts --> Alertmanager (site))          dedup 15s)
+#   one-site reference: one Prometheus scraping every peer with the same rules (the default topology)
+#
+# Peers: 200 peers of gen_fleet.py's model in 10 Networks over site-00 and site-01 (every Network spans both),
+# served live by fleet_exporter.py, plus two real headroom daemons on fixture trees forming Network net-live
+# across both sites: live-a (site-00) at 9x its 10 Mbit/s ceiling, live-b (site-01) idle.
+# History first: 30 minutes of the same model, backfilled into every Prometheus (promtool) and imported into
+# VictoriaMetrics as both replicas of each site would have written it. Every Prometheus scrapes from the
+# history's end on, so no rate window straddles a gap. vmalert's replay evaluates the rules over the history and
+# writes ALERTS_FOR_STATE; vmalert (remoteRead) restores `for` state from it, and so does each site Prometheus,
+# restarted one replica at a time with its rules and those series backfilled: the 15-minute `for:` of the
+# planted page has truly elapsed in the data, without 15 minutes of wall time.
+# check_multisite.py then proves: replicas deduplicated, central answers equal the one-site Prometheus's,
+# a replica killed mid-run changes no Network answer, and the page reaches the webhook with every field.
+#
+# Usage: bash alerts/multisite/test.sh   (needs prometheus, promtool, prometheus-alertmanager, victoria-metrics,
+#        java 17, python3, curl; builds the exporter jar if it is missing)
+# Ends with "multisite: N passed, M failed"; exits non-zero when anything failed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+rules=$root/alerts/headroom-rules.yml
+started=$(date +%s)
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; }
+finish() { echo "# runtime $(( $(date +%s) - started ))s"; echo "multisite: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+abort() { fail "$1"; [ -n "${2:-}" ] && [ -f "$2" ] && tail -15 "$2" | sed 's/^/    /'; finish; }
+
+for tool in prometheus:prometheus promtool:prometheus prometheus-alertmanager:prometheus-alertmanager \
+            victoria-metrics:victoria-metrics vmalert:victoria-metrics java:default-jre-headless \
+            python3:python3 curl:curl; do
+  cmd=${tool%%:*} pkg=${tool#*:}
+  command -v "$cmd" >/dev/null 2>&1 || abort "$cmd not found: apt-get install --no-install-recommends $pkg"
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/headroom-multisite.XXXXXX")
+pids=()
+. "$here/lib.sh"
+start() { # start NAME READY-URL command...: runs it in the background, logs to $tmp/NAME.log, waits for READY-URL
+  local name=$1 url=$2; shift 2
+  "$@" >"$tmp/$name.log" 2>&1 &
+  pids+=($!)
+  eval "${name//-/_}_pid=$!"
+  wait_http "$url" "$!" 60 || abort "$name did not become ready on $url" "$tmp/$name.log"
+}
+
+jar=exporter/target/headroom.jar
+if [ ! -f "$jar" ]; then
+  echo "# building $jar"
+  mvn -q -B -ntp package -Dmaven.test.skip=true >"$tmp/mvn.log" 2>&1 || abort "building the exporter failed" "$tmp/mvn.log"
+fi
+
+# --- the live Network: two real headroom daemons on fixture trees -------------------------------------------
+live_a=$(port) live_b=$(port)
+for peer in a:site-00:$live_a b:site-01:$live_b; do
+  IFS=: read -r n site p <<<"$peer"
+  cp -r exporter/src/test/resources/fixtures/kernel "$tmp/live-$n"
+  flags=()
+  [ "$n" = a ] && flags=(--ceiling.download=10mbit --ceiling.upload=10mbit)
+  start "live-$n" "http://127.0.0.1:$p/-/ready" java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" serve \
+    --web.listen-address="127.0.0.1:$p" --path.sysfs="$tmp/live-$n/sys" --path.procfs="$tmp/live-$n/proc" \
+    --underlay.line-rate=10gbit --labels.network=net-live --labels.site="$site" "${flags[@]}"
+done
+# live-a: 11.5 MB/s download, 4 MB/s upload against 1.25 MB/s each way; live-b idle.
+python3 exporter/src/test/dashboards/advance.py "$tmp/live-a:11500000:4000000" "$tmp/live-b:0:0" >"$tmp/advance.log" 2>&1 &
+pids+=($!)
+ceiling() { # ceiling PORT DIRECTION: the daemon's own ceiling, bytes/s
+  curl -sf "http://127.0.0.1:$1/metrics" | sed -n "s/^headroom_ceiling_bytes_per_second{direction=\"$2\"} //p"
+}
+live_b_dl=$(ceiling "$live_b" download) live_b_ul=$(ceiling "$live_b" upload)
+[ -n "$live_b_dl" ] && [ -n "$live_b_ul" ] || abort "live-b serves no headroom_ceiling_bytes_per_second"
+
+# --- history, targets, the fleet exporter ------------------------------------------------------------------
+end=$(date +%s)
+end=$(( end - end % 30 ))    # gen_fleet.py's step; the exporter and the history agree on it
+fleet_port=$(port)
+python3 alerts/multisite/history.py prepare --dir "$tmp/h" --end "$end" --exporter "127.0.0.1:$fleet_port" \
+  --live "live-a,net-live,site-00,1250000,1250000,11500000,4000000,127.0.0.1:$live_a" \
+  --live "live-b,net-live,site-01,$live_b_dl,$live_b_ul,0,0,127.0.0.1:$live_b" >"$tmp/history.log" 2>&1 \
+  || abort "history.py prepare failed" "$tmp/history.log"
+start fleet "http://127.0.0.1:$fleet_port/peers/peer-02-00/metrics" \
+  python3 alerts/fleet/fleet_exporter.py --listen "127.0.0.1:$fleet_port" --end "$end" --peers 200 --networks 10 --sites 2
+backfill() { # backfill OM DIR
+  promtool tsdb create-blocks-from openmetrics "$1" "$2" >"$tmp/backfill.log" 2>&1 || abort "backfill of $1 failed" "$tmp/backfill.log"
+}
+
+# --- VictoriaMetrics: dedup of the HA pairs ---------------------------------------------------------------------
+vm=$(port)
+start vm "http://127.0.0.1:$vm/health" victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vm" \
+  -retentionPeriod=1 -dedup.minScrapeInterval=15s -relabelConfig="$here/vm-relabel.yml" \
+  -search.latencyOffset=2s -search.disableCache -loggerLevel=WARN
+
+# --- receivers: webhook, Alertmanager per sender (alerts/alertmanager.yml, webhook port substituted) --------
+hook=$(port)
+start webhook "http://127.0.0.1:$hook/" python3 "$here/webhook.py" --listen "127.0.0.1:$hook" --out "$tmp/received.jsonl"
+sed "s#http://127.0.0.1:9099/#http://127.0.0.1:$hook/#" alerts/alertmanager.yml >"$tmp/alertmanager.yml"
+[ "$(grep -c "127.0.0.1:$hook/" "$tmp/alertmanager.yml")" -eq 3 ] || abort "alerts/alertmanager.yml no longer has the three 127.0.0.1:9099 receivers"
+am_central=$(port) am_site=$(port)
+for am in central:$am_central site:$am_site; do
+  n=${am%%:*} p=${am#*:}
+  start "am-$n" "http://127.0.0.1:$p/-/ready" prometheus-alertmanager --config.file="$tmp/alertmanager.yml" \
+    --storage.path="$tmp/am-$n" --web.listen-address="127.0.0.1:$p" --web.external-url="http://127.0.0.1:$p/" \
+    --cluster.listen-address= --log.level=warn
+done
+
+# --- the four site Prometheus servers and the one-site reference, scraping from the history's end on ---------
+# A site server starts as scraper and shipper only; it gets its rules once the replay has computed the `for`
+# state it restores (below): an alerting rule evaluated before that would write its own, younger state.
+prom_config() { # prom_config NAME TARGETS RULES EXTRA-YAML
+  cat >"$tmp/$1.yml" <<YAML
+global:
+  scrape_interval: 15s
+  scrape_timeout: 10s
+  evaluation_interval: 15s
+$4
+rule_files: [$3]
+scrape_configs:
+  - job_name: headroom
+    file_sd_configs: [{files: ["$2"]}]
+YAML
+}
+prom_start() { # prom_start NAME DATA PORT
+  start "$1" "http://127.0.0.1:$3/-/ready" prometheus --config.file="$tmp/$1.yml" --storage.tsdb.path="$2" \
+    --web.listen-address="127.0.0.1:$3" --web.external-url="http://127.0.0.1:$3/" --rules.alert.for-grace-period=0s \
+    --storage.remote.flush-deadline=5s --log.level=warn
+}
+site_yaml() { # site_yaml SITE REPLICA
+  cat <<YAML
+  external_labels: {site: $1, replica: "$2"}
+remote_write:
+  - url: http://127.0.0.1:$vm/api/v1/write
+    # Raw series only: the central ruler records its own; a site's partial Network records must not mix in.
+    write_relabel_configs:
+      - {source_labels: [__name__], regex: 'up|headroom_.*', action: keep}
+alerting:
+  # Both replicas send the same alert; without the replica label Alertmanager sees one.
+  alert_relabel_configs:
+    - {action: labeldrop, regex: replica}
+  alertmanagers:
+    - static_configs: [{targets: ['127.0.0.1:$am_site']}]
+YAML
+}
+ref_port=$(port)
+prom_config ref "$tmp/h/targets-all.json" "\"$rules\"" ""
+prom_start ref "$tmp/ref" "$ref_port"
+for site in site-00 site-01; do
+  for r in 1 2; do
+    p=$(port)
+    eval "${site//-/_}_r${r}_port=$p"
+    prom_config "$site-r$r" "$tmp/h/targets-$site.json" "" "$(site_yaml "$site" "$r")"
+    prom_start "$site-r$r" "$tmp/$site-r$r" "$p"
+  done
+done
+
+# --- their history: blocks built aside and moved into the running servers (picked up within a minute) ------------
+# Starting them first keeps the seam between history and scrapes short: a 5-minute window holding only scrapes
+# that began minutes after the history ended would read low in PromQL's rate (it divides by the whole window).
+backfill "$tmp/h/reference.om" "$tmp/blocks-ref"
+mv "$tmp"/blocks-ref/* "$tmp/ref/"
+for site in site-00 site-01; do
+  backfill "$tmp/h/$site.om" "$tmp/blocks-$site"
+  cp -r "$tmp/blocks-$site"/* "$tmp/$site-r2/"
+  mv "$tmp/blocks-$site"/* "$tmp/$site-r1/"
+done
+rm -f "$tmp"/h/*.om
+blocks_loaded() { # blocks_loaded PORT: the server has loaded its backfilled block
+  curl -sf "http://127.0.0.1:$1/metrics" | awk '$1 == "prometheus_tsdb_blocks_loaded" && $2 >= 1 {ok = 1} END {exit !ok}'
+}
+for port_var in ref_port site_00_r1_port site_00_r2_port site_01_r1_port site_01_r2_port; do
+  for _ in $(seq 1 90); do blocks_loaded "${!port_var}" && break; sleep 2; done
+  blocks_loaded "${!port_var}" || abort "the Prometheus on ${!port_var} did not load its backfilled history in 3 minutes"
+done
+
+# --- history into VictoriaMetrics, as both replicas of each site would have written it --------------------------
+curl -sf --data-binary "@$tmp/h/vm-import.jsonl" "http://127.0.0.1:$vm/api/v1/import" >"$tmp/import.log" 2>&1 \
+  || abort "importing the history into VictoriaMetrics failed" "$tmp/import.log"
+curl -sf "http://127.0.0.1:$vm/internal/force_flush" >/dev/null || abort "VictoriaMetrics force_flush failed"
+pass "history imported into VictoriaMetrics ($(wc -l <"$tmp/h/vm-import.jsonl") series: each site's peers from both replicas)"
+rm -f "$tmp/h/vm-import.jsonl"
+
+# --- vmalert replay over the history: recording rules and ALERTS_FOR_STATE ---------------------------------
+iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
+# The replay refuses the `query` template function; annotations play no part in what it writes, so it gets the
+# rules without them, one file per dependency level (strip_annotations.py; the rule count is checked): level k
+# reads only records of lower levels, written, flushed and searchable before it starts, whatever the machine's
+# load. -datasource.queryStep=15s: one point per evaluation interval.
+replay_files=$(python3 "$here/strip_annotations.py" "$rules" "$tmp/replay") || abort "strip_annotations.py failed"
+n_rules=$(promtool check rules "$rules" | grep -o '[0-9]* rules found')
+n_replay=$(for f in $replay_files; do promtool check rules "$f" | grep -o '[0-9]* rules found'; done | awk '{n += $1} END {print n " rules found"}')
+if [ -n "$n_rules" ] && [ "$n_rules" = "$n_replay" ] && ! grep -q 'annotations:' $replay_files; then
+  pass "replay copy of headroom-rules.yml: no annotations, $n_replay like the original"
+else
+  fail "replay copy of headroom-rules.yml: '$n_replay' against '$n_rules'"
+fi
+replay_start=$(date +%s)
+for f in $replay_files; do
+  vmalert -rule="$f" -datasource.url="http://127.0.0.1:$vm" -remoteWrite.url="http://127.0.0.1:$vm" \
+    -replay.timeFrom="$(iso $((end - 25 * 60)))" -replay.timeTo="$(iso "$end")" -evaluationInterval=15s \
+    -datasource.queryStep=15s -replay.rulesDelay=0s -remoteWrite.flushInterval=500ms \
+    -replay.disableProgressBar -disableAlertgroupLabel -loggerLevel=WARN >>"$tmp/replay.log" 2>&1 \
+    || abort "vmalert replay of $(basename "$f") failed" "$tmp/replay.log"
+  curl -sf "http://127.0.0.1:$vm/internal/force_flush" >/dev/null
+  sleep 2
+done
+pass "vmalert replay of headroom-rules.yml over 25 minutes of history ($(( $(date +%s) - replay_start ))s)"
+curl -sf "http://127.0.0.1:$vm/api/v1/export" -d 'match[]=ALERTS_FOR_STATE' >"$tmp/for-state.jsonl" \
+  || abort "exporting ALERTS_FOR_STATE from VictoriaMetrics failed"
+python3 alerts/multisite/history.py for-state --dir "$tmp/h" <"$tmp/for-state.jsonl" >"$tmp/for-state.log" 2>&1 \
+  || abort "no ALERTS_FOR_STATE after the replay" "$tmp/for-state.log"
+
+# --- the site servers take their rules: one replica at a time, so each site keeps shipping ---------------------
+for site in site-00 site-01; do
+  for r in 1 2; do
+    name=$site-r$r pid_var=${site//-/_}_r${r}_pid port_var=${site//-/_}_r${r}_port
+    kill "${!pid_var}"; wait "${!pid_var}" 2>/dev/null
+    backfill "$tmp/h/for-state.om" "$tmp/$name"
+    prom_config "$name" "$tmp/h/targets-$site.json" "\"$rules\"" "$(site_yaml "$site" "$r")"
+    prom_start "$name" "$tmp/$name" "${!port_var}"
+  done
+done
+
+# --- the central ruler --------------------------------------------------------------------------------------
+vmalert_port=$(port)
+start vmalert "http://127.0.0.1:$vmalert_port/-/healthy" vmalert -rule="$rules" \
+  -datasource.url="http://127.0.0.1:$vm" -remoteWrite.url="http://127.0.0.1:$vm" -remoteRead.url="http://127.0.0.1:$vm" \
+  -remoteRead.ignoreRestoreErrors=false -notifier.url="http://127.0.0.1:$am_central" -evaluationInterval=15s -disableAlertgroupLabel \
+  -httpListenAddr="127.0.0.1:$vmalert_port" -external.url="http://127.0.0.1:$vmalert_port" \
+  -remoteWrite.flushInterval=1s -loggerLevel=WARN
+echo "# vm 127.0.0.1:$vm vmalert :$vmalert_port am central :$am_central site :$am_site webhook :$hook" \
+     "ref :$ref_port site-00 :$site_00_r1_port/:$site_00_r2_port site-01 :$site_01_r1_port/:$site_01_r2_port" \
+     "(history ended $(( $(date +%s) - end ))s ago)"
+
+# MULTISITE_HOLD=SECONDS keeps everything running that long before the checks, to look at it by hand.
+[ -n "${MULTISITE_HOLD:-}" ] && { echo "# holding ${MULTISITE_HOLD}s"; sleep "$MULTISITE_HOLD" & wait $!; }
+python3 "$here/check_multisite.py" --expect "$tmp/h/expected.json" --vm "http://127.0.0.1:$vm" \
+  --vmalert "http://127.0.0.1:$vmalert_port" --ref "http://127.0.0.1:$ref_port" \
+  --site "site-00-r1=http://127.0.0.1:$site_00_r1_port" --site "site-00-r2=http://127.0.0.1:$site_00_r2_port" \
+  --site "site-01-r1=http://127.0.0.1:$site_01_r1_port" --site "site-01-r2=http://127.0.0.1:$site_01_r2_port" \
+  --kill "site-00-r1=$site_00_r1_pid" --am-central "http://127.0.0.1:$am_central" --am-site "http://127.0.0.1:$am_site" \
+  --received "$tmp/received.jsonl" --live-a "http://127.0.0.1:$live_a" --runbooks docs/runbooks.md \
+  2>&1 | tee "$tmp/check.log" | grep -v '^checks:'
+rc=${PIPESTATUS[0]}
+line=$(grep '^checks:' "$tmp/check.log" | tail -1)
+if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+  passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+  [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ] && fail "check_multisite.py exited $rc"
+else
+  fail "check_multisite.py ended (exit $rc) before reporting its checks"
+fi
+if [ "$failed" -ne 0 ]; then
+  for log in vm vmalert am-central am-site site-00-r1 site-00-r2 ref replay; do
+    [ -s "$tmp/$log.log" ] && { echo "# $log log (last lines):"; tail -5 "$tmp/$log.log" | cut -c1-300 | sed 's/^/#   /'; }
+  done
+fi
+finish

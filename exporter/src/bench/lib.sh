@@ -1,0 +1,28 @@
+# Sourced by compare.sh and lateness.sh: what both need to start, stop and configure the processes they measure.
+
+# stop_pid PID: TERM, wait up to 5 s, then KILL; only the process named by its id.
+stop_pid() {
+  local p="$1"
+  if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
+    kill "$p" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null || true
+  fi
+  wait "$p" 2>/dev/null || true
+}
+
+# free_port: a loopback port nobody listens on now.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# cds_opts JAR JAVA_OPTS: the JVM flags for the class-data archive the packaged service runs with (postinst
+# writes it with 'headroom write-cds-archive'), made here for the jar under test when it is missing or older
+# than the jar; nothing when it cannot be made.
+cds_opts() {
+  local jar="$1" archive="${1%.jar}.jsa" root
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+  if [ ! -r "$archive" ] || [ ! "$archive" -nt "$jar" ]; then
+    HEADROOM_JAR="$jar" JAVA_OPTS="$2" timeout 180 sh "$root/exporter/src/deb/bin/headroom" write-cds-archive \
+      >/dev/null 2>&1 || { rm -f "$archive"; echo "could not write $archive; running without it" >&2; return 0; }
+  fi
+  echo "-XX:SharedArchiveFile=$archive -Xlog:cds*=off"
+}

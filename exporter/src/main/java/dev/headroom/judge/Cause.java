@@ -1,0 +1,47 @@
+package dev.headroom.judge;
+
+/**
+ * Why a direction got its verdict: the fact the {@link Classifier} decided on, before anything is put in words
+ * ({@link Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}.
+ *
+ * <p>Usage: {@code if (judgement.of(UPLOAD).cause() == Cause.AT_CEILING) page.note("cannot spread further");}
+ */
+public enum Cause {
+  /** No tunnel datapath: nothing to judge. */
+  NO_DATAPATH("no_datapath", Verdict.HEADROOM),
+  /** Below the traffic floor: too little traffic to judge. */
+  IDLE("idle", Verdict.HEADROOM),
+  /** Carrying traffic with room left. */
+  ROOM("room", Verdict.HEADROOM),
+  /** The underlay NIC's side for this direction is near its line rate. */
+  LINK_FULL("link_full", Verdict.LINK_BOUND),
+  /** Every core the datapath can use is busy. */
+  CORES_SATURATED("cores_saturated", Verdict.CPU_BOUND),
+  /**
+   * The direction holds at its CPU-derived ceiling (profiled, configured or reference, not a NIC cap) while cores
+   * idle: the datapath cannot spread over more of them (kernel upload past ~16 cores, the userspace plateau).
+   */
+  AT_CEILING("at_ceiling", Verdict.CPU_BOUND),
+  /** One core is pegged by the datapath while the others idle, and one tunnel carries most of this direction. */
+  ONE_TUNNEL_CORE("one_tunnel_core", Verdict.SINGLE_TUNNEL_BOUND),
+  /** The busiest tunnel runs at the cloud's single-flow cap ({@code --underlay.flow-cap}). */
+  FLOW_CAP("flow_cap", Verdict.SINGLE_TUNNEL_BOUND);
+
+  private final String label;
+  private final Verdict verdict;
+
+  Cause(String label, Verdict verdict) {
+    this.label = label;
+    this.verdict = verdict;
+  }
+
+  /** The value used in JSON. */
+  public String label() {
+    return label;
+  }
+
+  /** The verdict this cause yields. */
+  public Verdict verdict() {
+    return verdict;
+  }
+}

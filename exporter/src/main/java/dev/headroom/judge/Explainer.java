@@ -1,0 +1,189 @@
+package dev.headroom.judge;
+
+import static dev.headroom.judge.Units.gbpsText;
+import static dev.headroom.judge.Units.num;
+import static dev.headroom.judge.Units.pct;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Puts a {@link Judgement}'s facts into words, for the live page, {@code /api/v1/status} and {@code check}. It
+ * decides nothing: every number it quotes is the observation's or the {@link ReferenceProfile}'s.
+ *
+ * <p>Usage: {@code String why = Explainer.reason(judgement, Direction.UPLOAD);}
+ */
+public final class Explainer {
+  private Explainer() {}
+
+  /** Grounds about the peer as a whole, never about one direction. */
+  private static final Set<Ground> PEER_WIDE =
+      EnumSet.of(Ground.ROOM, Ground.ONE_TUNNEL, Ground.USERSPACE_NEAR_PLATEAU, Ground.JUMBO_PATH);
+
+  /** The verdict as a heading: "Link-bound", "At its CPU ceiling", ... */
+  public static String headline(DirectionJudgement j) {
+    return j.cause() == Cause.AT_CEILING ? "CPU-bound: at its ceiling" : verdictWords(j.verdict());
+  }
+
+  /** A verdict label in words. */
+  public static String verdictWords(Verdict v) {
+    return switch (v) {
+      case HEADROOM -> "Headroom";
+      case CPU_BOUND -> "CPU-bound";
+      case LINK_BOUND -> "Link-bound";
+      case SINGLE_TUNNEL_BOUND -> "One tunnel at its limit";
+    };
+  }
+
+  /** An advice label in words ("none" has nothing to name: empty). */
+  public static String adviceWords(Advice a) {
+    return switch (a) {
+      case NONE -> "";
+      case SCALE_UP -> "Scale up";
+      case SCALE_OUT -> "Scale out";
+      case ENABLE_KERNEL_WIREGUARD -> "Enable kernel WireGuard";
+      case RAISE_MTU -> "Raise the MTU";
+      case BIGGER_INTERFACE -> "Bigger interface";
+    };
+  }
+
+  /** Why a direction has its verdict, in a sentence with numbers. */
+  public static String reason(Judgement jm, Direction d) {
+    Observation o = jm.observation();
+    DirectionJudgement j = jm.of(d);
+    String dir = d.label();
+    String rate = gbpsText(o.throughput(d));
+    Ceiling c = j.ceiling();
+    return switch (j.cause()) {
+      case NO_DATAPATH -> dir + ": no tunnel datapath";
+      case IDLE -> dir + " idle (" + rate + ")";
+      case ROOM -> dir + " at " + rate + ", " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond())
+          + " ceiling";
+      case LINK_FULL -> dir + " is link-bound: underlay " + side(d) + " at " + pct(o.underlayUtilization(d))
+          + lineRateText(o) + ", tunnel carrying " + rate;
+      case CORES_SATURATED -> dir + " is CPU-bound at " + rate + ": " + cpuText(jm);
+      case AT_CEILING -> dir + " holds " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " "
+          + c.source().label() + " ceiling at " + rate + " with " + cpuText(jm) + ": " + spreadText(jm, d);
+      case FLOW_CAP -> dir + " is held by one tunnel at the underlay's single-flow cap: the busiest tunnel carries "
+          + gbpsText(o.hottestTunnel(d)) + " of a " + gbpsText(o.flowCapBytesPerSecond()) + " cap";
+      case ONE_TUNNEL_CORE -> dir + " is held by one tunnel: the busiest core is " + pct(o.hottestBusy())
+          + " busy while the others average " + pct(o.meanBusyOfOthers())
+          + (Double.isNaN(o.hottestTunnel(d)) ? "" : "; the busiest tunnel carries "
+              + pct(o.hottestTunnel(d) / o.throughput(d)) + " of " + dir)
+          + "; the peer is at " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " ceiling";
+    };
+  }
+
+  /** Why the datapath cannot use the idle cores, from the reference tables. */
+  private static String spreadText(Judgement jm, Direction d) {
+    Observation o = jm.observation();
+    int cores = coresForTable(jm);
+    if (o.datapath() == Datapath.USERSPACE) {
+      return "userspace WireGuard keeps only ~" + num(jm.usableCores(), 1) + " cores busy and plateaus near "
+          + num(ReferenceProfile.userspacePlateauGbps(d), 1) + " Gbps " + d.label() + " whatever the core count";
+    }
+    int knee = ReferenceProfile.KNEE_CORES;
+    if (cores < knee) {
+      return "the reference for " + cores + " cores is " + num(ReferenceProfile.tableGbps(o.datapath(), cores, d), 1)
+          + " Gbps " + d.label() + "; it grows to " + num(ReferenceProfile.tableGbps(o.datapath(), knee, d), 1)
+          + " Gbps at " + knee + " cores";
+    }
+    return kneeText(d);
+  }
+
+  private static String kneeText(Direction d) {
+    int knee = ReferenceProfile.KNEE_CORES;
+    double atKnee = ReferenceProfile.tableGbps(Datapath.KERNEL, knee, d);
+    double atTop = ReferenceProfile.tableGbps(Datapath.KERNEL, ReferenceProfile.TABLE_TOP_CORES, d);
+    return d == Direction.UPLOAD
+        ? "decryption does not spread further: kernel upload flattens at ~" + num(atKnee, 1) + " Gbps from " + knee
+            + " cores (" + num(atTop, 1) + " Gbps at " + ReferenceProfile.TABLE_TOP_CORES + ")"
+        : "past " + knee + " cores download gains little (reference " + num(atKnee, 1) + " Gbps at " + knee + ", "
+            + num(atTop, 1) + " Gbps at " + ReferenceProfile.TABLE_TOP_CORES + ")";
+  }
+
+  /** One piece of advice, in a sentence with numbers. */
+  public static String advice(Judgement jm, AdviceItem a) {
+    Observation o = jm.observation();
+    int cores = coresForTable(jm);
+    // Without a direction, advice on a per-direction ground came from both (the classifier merged them).
+    String who = a.about().map(d -> d.label() + " ")
+        .orElse(PEER_WIDE.contains(a.ground()) ? "" : "download and upload ");
+    Direction d = a.about().orElse(Direction.DOWNLOAD);
+    String line = o.lineRate().isPresent() ? gbpsText(o.lineRate().getAsDouble()) : "its line rate";
+    return switch (a.ground()) {
+      case ROOM -> "nothing to do: download at " + pct(jm.of(Direction.DOWNLOAD).utilization()) + " and upload at "
+          + pct(jm.of(Direction.UPLOAD).utilization()) + " of their ceilings";
+      case ONE_TUNNEL -> "nothing to do for the peer: one tunnel is at its own limit; neither more cores nor more"
+          + " peers raise one tunnel's rate";
+      case BELOW_KNEE -> who + "is CPU-bound on " + coresText(jm) + "; the reference grows to "
+          + num(ReferenceProfile.tableGbps(o.datapath(), ReferenceProfile.KNEE_CORES, d), 1) + " Gbps " + d.label()
+          + " at " + ReferenceProfile.KNEE_CORES + " cores: add cores, up to " + ReferenceProfile.KNEE_CORES;
+      case PAST_KNEE -> who + "is CPU-bound on " + coresText(jm) + " and " + kneeText(d)
+          + ": add a routing peer in its own Network";
+      case USERSPACE_BELOW_KNEE -> who + "is CPU-bound on " + coresText(jm) + "; userspace WireGuard still gains up to "
+          + ReferenceProfile.USERSPACE_KNEE_CORES + " cores (reference "
+          + num(ReferenceProfile.tableGbps(Datapath.USERSPACE, ReferenceProfile.USERSPACE_KNEE_CORES, d), 1)
+          + " Gbps " + d.label() + ")";
+      case USERSPACE_BOUND -> a.advice() == Advice.SCALE_OUT
+          ? "then, if kernel WireGuard is not an option or fills up too, add a routing peer in its own Network: "
+              + "userspace WireGuard does not grow with cores"
+          : who + "is bound in userspace WireGuard at " + gbpsText(o.throughput(d)) + ": wireguard-go keeps only ~"
+              + num(jm.usableCores(), 1) + " cores busy (reference plateau ~"
+              + num(ReferenceProfile.userspacePlateauGbps(d), 1) + " Gbps " + d.label() + "); kernel WireGuard gives "
+              + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, d), 1) + " Gbps on " + cores + " cores";
+      case USERSPACE_NEAR_PLATEAU -> "the userspace datapath is near its plateau (download "
+          + gbpsText(o.downloadBytesPerSecond()) + ", upload " + gbpsText(o.uploadBytesPerSecond())
+          + "; userspace WireGuard tops out near " + num(ReferenceProfile.userspacePlateauGbps(Direction.DOWNLOAD), 1)
+          + " Gbps download); kernel WireGuard gives "
+          + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, Direction.DOWNLOAD), 1) + " Gbps download on "
+          + cores + " cores";
+      case LARGEST_NIC -> who + "fills a " + line + " NIC, and there is no bigger one to have: add a routing peer in"
+          + " its own Network";
+      case LINK_AND_CPU_FULL -> who + "fills the " + line + " NIC and the CPU is saturated too (" + cpuText(jm)
+          + "): a bigger NIC alone would not help; add a routing peer";
+      case LINK_FULL_CPU_ROOM -> who + (a.about().isPresent() ? "fills" : "fill") + " the " + line + " NIC while the CPU has room (" + cpuText(jm)
+          + "); the reference says " + cores + " cores need a " + num(ReferenceProfile.interfaceGbps(cores), 1)
+          + " Gbps interface";
+      case JUMBO_PATH -> "the path carries jumbo frames (underlay MTU " + o.underlayMtu() + ") but the tunnel runs at "
+          + o.tunnelMtu() + ": on " + ReferenceProfile.TABLE_TOP_CORES + " cores kernel WireGuard carries x"
+          + num(ReferenceProfile.jumboFactor(Datapath.KERNEL, ReferenceProfile.JUMBO_MTU, Direction.DOWNLOAD), 1)
+          + " download and x"
+          + num(ReferenceProfile.jumboFactor(Datapath.KERNEL, ReferenceProfile.JUMBO_MTU, Direction.UPLOAD), 1)
+          + " upload at tunnel MTU " + ReferenceProfile.JUMBO_MTU + "; set the larger MTU on every client and peer"
+          + " of the Network";
+    };
+  }
+
+  /** Cores to read the tables at: the peer's, rounded up under a quota. */
+  private static int coresForTable(Judgement jm) {
+    return Math.max(1, (int) Math.ceil(Classifier.peerCores(jm.observation())));
+  }
+
+  private static String coresText(Judgement jm) {
+    Observation o = jm.observation();
+    double peer = Classifier.peerCores(o);
+    return num(peer, 2) + " cores" + (peer < o.onlineCores() ? " (CPU quota of " + o.onlineCores() + " online)" : "");
+  }
+
+  private static String side(Direction d) {
+    return d == Direction.DOWNLOAD ? "transmit" : "receive";
+  }
+
+  private static String lineRateText(Observation o) {
+    return o.lineRate().isPresent() ? " of the " + gbpsText(o.lineRate().getAsDouble()) + " line rate" : " of its line rate";
+  }
+
+  private static String cpuText(Judgement jm) {
+    Observation o = jm.observation();
+    double peer = Classifier.peerCores(o);
+    String cores = num(o.totalBusyCores(), 1) + " of " + coresText(jm) + " busy";
+    if (o.datapath() == Datapath.USERSPACE && !Double.isNaN(o.datapathCpuCores())) {
+      return "the userspace datapath uses " + num(o.datapathCpuCores(), 1) + " of the ~" + num(jm.usableCores(), 1)
+          + " cores it can use (" + cores + ")";
+    }
+    return Double.isNaN(peer) ? "CPU unknown" : cores;
+  }
+}

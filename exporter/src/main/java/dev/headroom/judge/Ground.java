@@ -1,0 +1,43 @@
+package dev.headroom.judge;
+
+/**
+ * The fact a piece of advice rests on, so that {@link Explainer} can say it and tests can assert it without
+ * reading prose. Sent as {@code ground} in {@code /api/v1/status}.
+ *
+ * <p>Usage: {@code assertEquals(Ground.PAST_KNEE, judgement.advice().get(0).ground());}
+ */
+public enum Ground {
+  /** Nothing is near its limit. */
+  ROOM("room"),
+  /** One tunnel is at its own limit: neither cores nor peers raise one tunnel's rate. */
+  ONE_TUNNEL("one_tunnel"),
+  /** Kernel peer bound by CPU below the ~16-core knee: the table still grows with cores. */
+  BELOW_KNEE("below_knee"),
+  /** Kernel peer bound by CPU at or past the knee: cores no longer help (upload flat, download inches up). */
+  PAST_KNEE("past_knee"),
+  /** Userspace peer bound by CPU below the cores wireguard-go can use. */
+  USERSPACE_BELOW_KNEE("userspace_below_knee"),
+  /** Userspace peer bound by CPU: kernel WireGuard on the same cores carries more. */
+  USERSPACE_BOUND("userspace_bound"),
+  /** Userspace peer near its plateau but not yet bound. */
+  USERSPACE_NEAR_PLATEAU("userspace_near_plateau"),
+  /** The NIC is full and there is no bigger NIC to have. */
+  LARGEST_NIC("largest_nic"),
+  /** The NIC is full and the CPU is saturated too. */
+  LINK_AND_CPU_FULL("link_and_cpu_full"),
+  /** The NIC is full while the CPU has room. */
+  LINK_FULL_CPU_ROOM("link_full_cpu_room"),
+  /** The path carries jumbo frames end to end and the tunnel runs at the default MTU. */
+  JUMBO_PATH("jumbo_path");
+
+  private final String label;
+
+  Ground(String label) {
+    this.label = label;
+  }
+
+  /** The value used in JSON. */
+  public String label() {
+    return label;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.headroom.sample;
+
+import dev.headroom.read.DefaultRoute;
+import dev.headroom.read.InterfaceReading;
+import dev.headroom.read.NetInterfaceReader;
+import dev.headroom.read.ReadException;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The NIC that carries the tunnel: the configured one, or the holder of the default route (looked up again
+ * every ten seconds), with its line rate (configured beats sysfs {@code speed}). Only the sampling thread
+ * calls it.
+ *
+ * <p>Usage: {@code UnderlayState u = new UnderlayCollector(settings, new NetInterfaceReader(sys, clock), 10_000_000_000L).collect(now);}
+ */
+public final class UnderlayCollector {
+  static final String SOURCE = "underlay";
+  private static final Logger log = LoggerFactory.getLogger(Sampler.class);
+
+  private final SamplerSettings settings;
+  private final InterfaceCollector link;
+  private final long rediscoverNanos;
+  private String name;
+  private long resolvedAt;
+  private LinkState last;
+
+  public UnderlayCollector(SamplerSettings settings, NetInterfaceReader net, long rediscoverNanos) {
+    this.settings = settings;
+    this.rediscoverNanos = rediscoverNanos;
+    String initial = settings.underlayInterface().orElse("?");
+    this.link = new InterfaceCollector(SOURCE, net, initial, settings.interval().toNanos() / 1e9);
+    this.last = new LinkState(InterfaceReading.absent(initial), Traffic.NONE, false, new SourceHealth(true, 0, ""));
+  }
+
+  public UnderlayState collect(long nowNanos) {
+    // The bound comes from the line rate known before this read: config, or the speed read last time.
+    double bound = Plausibility.maxBytesPerSecond(lineRate(last.reading()));
+    try {
+      String n = resolve(nowNanos);
+      last = n == null
+          ? link.missing("none", nowNanos, "no underlay: no default route and --underlay.interface not set")
+          : link.collect(n, nowNanos, bound);
+    } catch (ReadException e) {
+      last = link.missing("none", nowNanos, e.getMessage());
+    }
+    double rate = lineRate(last.reading());
+    String source = settings.lineRateBytesPerSecond().isPresent() ? "config"
+        : rate > 0 ? "sysfs" : "none";
+    return new UnderlayState(last, rate, source);
+  }
+
+  private double lineRate(InterfaceReading r) {
+    if (settings.lineRateBytesPerSecond().isPresent()) {
+      return settings.lineRateBytesPerSecond().getAsDouble();
+    }
+    return r.speedMbps().isPresent() ? r.speedMbps().getAsLong() * 1e6 / 8 : Double.NaN;
+  }
+
+  private String resolve(long now) throws ReadException {
+    if (settings.underlayInterface().isPresent()) {
+      return settings.underlayInterface().get();
+    }
+    if (name == null || now - resolvedAt >= rediscoverNanos) {
+      Optional<String> found = DefaultRoute.find(settings.procfs())
+          .filter(n -> !n.equals(settings.tunnelInterface()));
+      String n = found.orElse(null);
+      if (name != null && !name.equals(n)) {
+        log.info("default route moved from {} to {}", name, n);
+        link.forget(n == null ? "none" : n);
+      }
+      name = n;
+      resolvedAt = now;
+    }
+    return name;
+  }
+}

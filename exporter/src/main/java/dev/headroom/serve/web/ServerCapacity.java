@@ -1,0 +1,93 @@
+package dev.headroom.serve.web;
+
+import dev.headroom.serve.RateLimitedLog;
+import io.javalin.config.JavalinConfig;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.BlockingArrayQueue;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sizes Jetty for a scrape target so that a scrape is always answered: a few threads, a task queue that can
+ * hold one request from every connection the server accepts (so Jetty never rejects a task and answers
+ * with an empty reply), a connection cap past which new connections are closed as soon as they are
+ * accepted, a backlog that absorbs a burst of connects, and the idle and request-head timeouts.
+ *
+ * <p>Usage, from {@link WebSecurity#apply}: {@code ServerCapacity.apply(config, limits);} then, on the
+ * connector it builds, {@code ServerCapacity.configure(connector, limits);}
+ *
+ * <p>Why the numbers agree: HTTP/1.1 without pipelining has at most one request in flight per connection,
+ * and Jetty's selector queues one task per readable connection. A queue of at least
+ * {@code maxConnections} tasks therefore cannot overflow; the threads only decide how fast the queue
+ * drains. Connections past the cap are refused at once rather than left in the kernel's backlog, where a
+ * fresh scraper would wait behind them. {@link ClientLimit} keeps one client from holding every thread.
+ */
+final class ServerCapacity {
+  private ServerCapacity() {}
+
+  /** The request pool and the per-client cap on {@code config}. */
+  static void apply(JavalinConfig config, WebSecurity.Limits limits) {
+    config.jetty.threadPool = threadPool(limits);
+    config.jetty.modifyServer(server -> server.setHandler(new ClientLimit(limits.maxRequestsPerClient())));
+  }
+
+  /** The request pool: {@code maxThreads} threads (the selector takes one) and the bounded task queue. */
+  static QueuedThreadPool threadPool(WebSecurity.Limits limits) {
+    QueuedThreadPool pool =
+        new QueuedThreadPool(limits.maxThreads(), 2, 60_000, 0,
+            new BlockingArrayQueue<>(Math.min(64, limits.queueCapacity()), 64, limits.queueCapacity()), null);
+    pool.setName("headroom-http");
+    return pool;
+  }
+
+  /** Timeouts, backlog, request-head deadline and the connection cap on {@code connector}. */
+  static void configure(ServerConnector connector, WebSecurity.Limits limits) {
+    connector.setIdleTimeout(limits.idleTimeout().toMillis());
+    connector.setAcceptQueueSize(limits.acceptQueueSize());
+    connector.addBean(new RequestDeadline(connector.getScheduler(), limits.requestDeadline().toMillis()));
+    connector.addBean(new Cap(limits.maxConnections()));
+  }
+
+  /**
+   * Counts open network connections and closes any accepted past {@code max}, before it reads a byte: the
+   * client sees the connection end at once instead of hanging, and it costs the server one accept.
+   */
+  static final class Cap implements Connection.Listener {
+    private static final RateLimitedLog LOG =
+        new RateLimitedLog(LoggerFactory.getLogger(ServerCapacity.class), Duration.ofMinutes(1), System::nanoTime);
+    private final int max;
+    private final AtomicInteger open = new AtomicInteger();
+
+    Cap(int max) {
+      this.max = max;
+    }
+
+    @Override
+    public void onOpened(Connection connection) {
+      if (connection.getEndPoint() instanceof SslConnection.SslEndPoint) {
+        return; // HTTP inside TLS: its network connection is the SslConnection, already counted
+      }
+      if (open.incrementAndGet() > max) {
+        LOG.warn("connections", "refused a connection from " + connection.getEndPoint().getRemoteSocketAddress()
+            + ": " + max + " connections are open", null);
+        connection.close();
+      }
+    }
+
+    @Override
+    public void onClosed(Connection connection) {
+      if (!(connection.getEndPoint() instanceof SslConnection.SslEndPoint)) {
+        open.decrementAndGet();
+      }
+    }
+
+    /** Open network connections, refused ones included until their close completes. */
+    int open() {
+      return open.get();
+    }
+  }
+}

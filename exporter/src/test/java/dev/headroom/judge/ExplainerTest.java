@@ -1,0 +1,69 @@
+package dev.headroom.judge;
+
+import static dev.headroom.sample.Direction.DOWNLOAD;
+import static dev.headroom.sample.Direction.UPLOAD;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The words quote the judgement's facts and the reference profile's figures; they decide nothing. */
+class ExplainerTest {
+  private static final double GBPS = Units.BYTES_PER_GBPS;
+
+  private static Judgement judge(Observation o) {
+    Classifier c = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    Judgement j = null;
+    for (int i = 0; i < 3; i++) {
+      j = c.observe(o);
+    }
+    return j;
+  }
+
+  @Test
+  void theKneeReasonQuotesTheReferenceUploadFigures() {
+    double[] busy = new double[32];
+    Arrays.fill(busy, 0.04);
+    Arrays.fill(busy, 0, 8, 0.97);
+    Judgement j = judge(Observation.builder(Datapath.KERNEL, 32).throughput(0.4 * GBPS, 14.5 * GBPS).coreBusy(busy)
+        .build());
+    String reason = Explainer.reason(j, UPLOAD);
+    String knee = Units.num(ReferenceProfile.tableGbps(Datapath.KERNEL, ReferenceProfile.KNEE_CORES, UPLOAD), 1);
+    assertTrue(reason.contains(knee + " Gbps from " + ReferenceProfile.KNEE_CORES + " cores"), reason);
+    assertTrue(reason.contains(Units.pct(j.of(UPLOAD).utilization())), reason);
+    String advice = Explainer.advice(j, j.advice().get(0));
+    assertTrue(advice.startsWith("upload "), advice);
+    assertEquals("CPU-bound: at its ceiling", Explainer.headline(j.of(UPLOAD)));
+  }
+
+  @Test
+  void everyCauseAndGroundHasWordsWithoutUnknownNumbers() {
+    List<Observation> shapes = List.of(
+        Observation.builder(Datapath.ABSENT, 4).build(),
+        Observation.builder(Datapath.KERNEL, 8).throughput(1000, 0).coreBusy(new double[8]).build(),
+        Observation.builder(Datapath.USERSPACE, 2).throughput(1.5 * GBPS, 0).coreBusy(0.96, 0.94)
+            .datapathCpuCores(1.85).build(),
+        Observation.builder(Datapath.KERNEL, 16).underlayMtu(9001).jumboPath(true).lineRate(Units.bytesPerSecond(10))
+            .throughput(9.2 * GBPS, 9.2 * GBPS).underlayUtilization(0.97, 0.97).coreBusy(new double[16]).build());
+    for (Observation o : shapes) {
+      Judgement j = judge(o);
+      for (Direction d : Direction.values()) {
+        assertFalse(Explainer.reason(j, d).contains("NaN"), Explainer.reason(j, d));
+      }
+      for (AdviceItem a : j.advice()) {
+        String words = Explainer.advice(j, a);
+        assertFalse(words.isBlank() || words.contains("NaN"), a + ": " + words);
+      }
+    }
+    for (Advice a : Advice.values()) {
+      assertEquals(a == Advice.NONE, Explainer.adviceWords(a).isEmpty(), a.label());
+    }
+    assertTrue(Explainer.advice(judge(shapes.get(3)), judge(shapes.get(3)).advice().get(0))
+        .startsWith("download and upload fill"), "merged link advice names both directions");
+  }
+}

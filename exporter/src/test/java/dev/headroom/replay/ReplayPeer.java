@@ -1,0 +1,175 @@
+package dev.headroom.replay;
+
+import dev.headroom.testing.FixtureTree;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fixture peer of any shape (cores, MTUs, NIC speed, CPU quota) whose counters move as a live peer's would under
+ * a steady load: every few milliseconds the tunnel and underlay byte counters, each core's {@code /proc/stat} line
+ * and the userspace datapath's CPU time are rewritten to what the load has added since the start. The daemon
+ * under test reads the tree as it would read {@code /sys} and {@code /proc}.
+ *
+ * <p>Usage: {@code try (ReplayPeer p = ReplayPeer.kernel(dir, 32).line(100_000, 1500).start(load)) { ... }}
+ */
+final class ReplayPeer implements AutoCloseable {
+  /** USER_HZ: /proc/stat and /proc/PID/stat count in hundredths of a second. */
+  private static final double HZ = 100;
+  /** The datapath's CPU: wireguard-go's process in the userspace fixture, the tunnel's NAPI thread in the kernel one. */
+  private final String datapathPid;
+  /** Index of the field that grows in its stat line: utime for a process, stime for a kernel thread. */
+  private final int datapathField;
+
+  /** A steady load: tunnel and underlay Gbps per direction, each core's busy ratio, the datapath's cores. */
+  record Load(double downGbps, double upGbps, double underlayTxGbps, double underlayRxGbps, double[] busy,
+      double datapathCores) {
+    /** The underlay carries the tunnel plus WireGuard/UDP/IP/Ethernet headers: 74 bytes a packet. */
+    static Load tunnel(double downGbps, double upGbps, int tunnelMtu, double[] busy, double datapathCores) {
+      double f = (tunnelMtu + 74.0) / tunnelMtu;
+      return new Load(downGbps, upGbps, downGbps * f, upGbps * f, busy, datapathCores);
+    }
+  }
+
+  private final FixtureTree tree;
+  private final int cores;
+  private final String statTail;
+  private final String datapathStat;
+  private int tunnelMtu = 1280;
+  private ScheduledExecutorService pacer;
+  private volatile Throwable failure;
+
+  private ReplayPeer(FixtureTree tree, int cores, String datapathPid, int datapathField) {
+    this.tree = tree;
+    this.datapathPid = datapathPid;
+    this.datapathField = datapathField;
+    this.cores = cores;
+    String stat = tree.read(tree.proc().resolve("stat"));
+    this.statTail = stat.lines().filter(l -> !l.startsWith("cpu")).reduce("", (a, b) -> a + b + "\n");
+    this.datapathStat = tree.read(tree.proc().resolve(datapathPid).resolve("stat"));
+    StringBuilder online = new StringBuilder();
+    tree.write(tree.sys().resolve("devices/system/cpu/online"), "0-" + (cores - 1) + "\n");
+    tree.write(tree.sys().resolve("devices/system/cpu/present"), "0-" + (cores - 1) + "\n");
+    tree.write(tree.sys().resolve("devices/system/cpu/possible"), "0-" + (cores - 1) + "\n");
+    for (int c = 1; c < cores; c++) {
+      tree.write(tree.sys().resolve("devices/system/cpu/cpu" + c + "/online"), "1\n");
+    }
+    writeCpu(new double[cores], 0);
+  }
+
+  /** A kernel WireGuard peer of {@code cores} cores, from the {@code kernel} fixture. */
+  static ReplayPeer kernel(Path dir, int cores) {
+    return new ReplayPeer(FixtureTree.copy("kernel", dir), cores, "311", 14);
+  }
+
+  /** A userspace (NetBird's wireguard-go) peer of {@code cores} cores, from the {@code userspace} fixture. */
+  static ReplayPeer userspace(Path dir, int cores) {
+    return new ReplayPeer(FixtureTree.copy("userspace", dir), cores, "4242", 13);
+  }
+
+  FixtureTree tree() {
+    return tree;
+  }
+
+  /** The underlay NIC's speed (Mbit/s, as sysfs says it) and MTU. */
+  ReplayPeer line(int speedMbit, int mtu) {
+    tree.write(tree.netFile("eth0", "speed"), speedMbit + "\n");
+    tree.write(tree.netFile("eth0", "mtu"), mtu + "\n");
+    return this;
+  }
+
+  ReplayPeer tunnelMtu(int mtu) {
+    tunnelMtu = mtu;
+    tree.write(tree.netFile("wt0", "mtu"), mtu + "\n");
+    return this;
+  }
+
+  /** A cgroup v2 {@code cpu.max} under {@code cgroup/} (pass {@link #cgroup()} as --path.cgroupfs). */
+  ReplayPeer cpuMax(String content) {
+    tree.write(cgroup().resolve("cpu.max"), content + "\n");
+    return this;
+  }
+
+  Path cgroup() {
+    return tree.sys().resolve("fs/cgroup");
+  }
+
+  /** Starts moving the counters under {@code load}. */
+  ReplayPeer start(Load load) {
+    if (load.busy().length != cores) {
+      throw new IllegalArgumentException("load has " + load.busy().length + " cores, the peer " + cores);
+    }
+    long[] base = {
+        tree.counter("wt0", "tx_bytes"), tree.counter("wt0", "rx_bytes"),
+        tree.counter("eth0", "tx_bytes"), tree.counter("eth0", "rx_bytes")};
+    long t0 = System.nanoTime();
+    pacer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "replay-pacer");
+      t.setDaemon(true);
+      return t;
+    });
+    pacer.scheduleAtFixedRate(() -> {
+      try {
+        double s = (System.nanoTime() - t0) / 1e9;
+        set("wt0", base[0], load.downGbps(), s, tunnelMtu, "tx");
+        set("wt0", base[1], load.upGbps(), s, tunnelMtu, "rx");
+        set("eth0", base[2], load.underlayTxGbps(), s, tunnelMtu + 74, "tx");
+        set("eth0", base[3], load.underlayRxGbps(), s, tunnelMtu + 74, "rx");
+        writeCpu(load.busy(), s);
+        String[] f = datapathStat.strip().split(" ");
+        f[datapathField] = Long.toString(Long.parseLong(f[datapathField]) + (long) (load.datapathCores() * s * HZ));
+        tree.write(tree.proc().resolve(datapathPid).resolve("stat"), String.join(" ", f) + "\n");
+      } catch (Throwable e) {
+        failure = e;
+        throw e;
+      }
+    }, 0, 20, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  private void set(String iface, long base, double gbps, double seconds, int packetBytes, String side) {
+    long bytes = (long) (gbps * 1e9 / 8 * seconds);
+    tree.setCounter(iface, side + "_bytes", base + bytes);
+    tree.setCounter(iface, side + "_packets", bytes / packetBytes);
+  }
+
+  /** Rewrites /proc/stat: each core has been {@code busy} (user time) for that share of {@code seconds}. */
+  private void writeCpu(double[] busy, double seconds) {
+    long[] total = new long[10];
+    StringBuilder lines = new StringBuilder();
+    for (int c = 0; c < cores; c++) {
+      long user = 100_000 + (long) (busy[c] * seconds * HZ);
+      long idle = 900_000 + (long) ((1 - busy[c]) * seconds * HZ);
+      long[] f = {user, 0, 0, idle, 0, 0, 0, 0, 0, 0};
+      lines.append("cpu").append(c);
+      for (int i = 0; i < f.length; i++) {
+        lines.append(' ').append(f[i]);
+        total[i] += f[i];
+      }
+      lines.append('\n');
+    }
+    StringBuilder agg = new StringBuilder("cpu ");
+    Arrays.stream(total).forEach(v -> agg.append(' ').append(v));
+    tree.write(tree.proc().resolve("stat"), agg + "\n" + lines + statTail);
+  }
+
+  @Override
+  public void close() {
+    if (pacer != null) {
+      pacer.shutdownNow();
+      try {
+        // The tree is deleted next: no write may land in it after this.
+        if (!pacer.awaitTermination(5, TimeUnit.SECONDS)) {
+          throw new AssertionError("the pacer did not stop");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (failure != null) {
+      throw new AssertionError("the pacer failed", failure);
+    }
+  }
+}
