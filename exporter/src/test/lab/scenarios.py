@@ -315,6 +315,12 @@ class Lab:
     suite = "lab"
     # One census drive's iperf3 flow: the follow wait, the settling and a 4 s window must fit in it.
     census_flow_seconds = 10
+    # The steady window in which the census must show the driven client on at least four scrapes.
+    census_window_seconds = 4.0
+    # How long the pre-restart flow is watched for its peak: a still-ramping flow makes normal rates look like spikes.
+    restart_pre_watch_seconds = 6.0
+    # The restart scenario's flow: the pre-restart watch, the restart and the recovery must fit in it.
+    restart_flow_seconds = 30
 
     def __init__(self, args):
         self.args = args
@@ -677,8 +683,8 @@ scrape_configs:
                     "max, /-/ready back to 200, download rate resumes, headroom_tunnel_restarts_total +1 or more")
         r0 = must_scrape().get("headroom_tunnel_restarts_total")
         ifindex0 = must_scrape().get("headroom_tunnel_ifindex") or 0
-        self.iperf("iperf-restart", 5201, 30, reverse=True)
-        pre = self.watch(6.0)
+        self.iperf("iperf-restart", 5201, self.restart_flow_seconds, reverse=True)
+        pre = self.watch(self.restart_pre_watch_seconds)
         pre_max = {d: max((s.get("headroom_tunnel_throughput_bytes_per_second", direction=d) or 0) for s in pre)
                    for d in ("download", "upload")} if pre else {"download": 0, "upload": 0}
         t0 = time.monotonic()
@@ -758,7 +764,7 @@ scrape_configs:
             seen += [(s, None) for s in self.watch(2.5)]
         window = []
         p = self.procs.procs[name]
-        deadline = time.monotonic() + 4.0
+        deadline = time.monotonic() + self.census_window_seconds
         while v and time.monotonic() < deadline and p.poll() is None:
             s, top = scrape(), top_talker(status_json())
             if s is not None:
