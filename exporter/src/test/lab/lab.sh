@@ -15,7 +15,8 @@
 # Usage (root): lab.sh up | down | status | restart-peer-tunnel
 # Env: HR_LAB_STATE (state dir, default /run/headroom-lab), HR_LAB_TUN (peer tunnel, default wt0),
 #      HR_LAB_CLIENT_TUN (client tunnel, default wtc0), HR_LAB_CLIENT2_TUN (second client, default wtc1),
-#      HR_LAB_IPERF_PORTS (default "5201 5202 5203 5204").
+#      HR_LAB_IPERF_PORTS (default "5201 5202 5203 5204"),
+#      HR_LAB_WG (userspace: wireguard-go, the default; kernel: the kernel module's tunnels, as the VM lab uses).
 #
 # wireguard-go keeps its UAPI socket at /var/run/wireguard/<iface>.sock, which is not per namespace, so the three
 # tunnels must have different names. Every process the lab starts runs in one of its namespaces and its PID is
@@ -33,6 +34,7 @@ TUN=${HR_LAB_TUN:-wt0}
 CTUN=${HR_LAB_CLIENT_TUN:-wtc0}
 CTUN2=${HR_LAB_CLIENT2_TUN:-wtc1}
 IPERF_PORTS=${HR_LAB_IPERF_PORTS:-"5201 5202 5203 5204"}
+WG_KIND=${HR_LAB_WG:-userspace}
 MTU=1280
 WG_PORT=51820
 # Both sides know each other's endpoint (as NetBird peers do), so a recreated peer tunnel handshakes at once
@@ -82,9 +84,11 @@ ours() {
 
 need_root() {
   [[ $(id -u) -eq 0 ]] || die "must run as root (namespaces, veth, /dev/net/tun)"
-  for t in ip tc wg wireguard-go iperf3 python3; do
+  for t in ip tc wg iperf3 python3; do
     command -v "$t" >/dev/null || die "missing tool: $t"
   done
+  [[ $WG_KIND == kernel ]] && return 0
+  command -v wireguard-go >/dev/null || die "missing tool: wireguard-go"
   [[ -c /dev/net/tun ]] || die "/dev/net/tun is missing (wireguard-go needs it)"
 }
 
@@ -128,6 +132,10 @@ stop_pid() {
 
 start_wg() {
   local which=$1 ns=$2 ifc=$3
+  if [[ $WG_KIND == kernel ]]; then
+    nsx "$ns" ip link add "$ifc" type wireguard || die "ip link add $ifc type wireguard failed (module loaded?)"
+    return 0
+  fi
   [[ -S $WG_SOCK_DIR/$ifc.sock ]] && die "$WG_SOCK_DIR/$ifc.sock already in use (another $ifc tunnel on this machine?)"
   # -f keeps wireguard-go in the foreground so the recorded PID is the daemon's own.
   WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1 start_bg "wg-$which" "$ns" wireguard-go -f "$ifc"
@@ -191,9 +199,11 @@ ping_check() {
 healthy() {
   local ns
   for ns in $NAMESPACES; do have_ns $ns || return 1; done
-  alive "$(cat "$STATE/wg-peer.pid" 2>/dev/null)" || return 1
-  alive "$(cat "$STATE/wg-client.pid" 2>/dev/null)" || return 1
-  alive "$(cat "$STATE/wg-client2.pid" 2>/dev/null)" || return 1
+  if [[ $WG_KIND != kernel ]]; then
+    alive "$(cat "$STATE/wg-peer.pid" 2>/dev/null)" || return 1
+    alive "$(cat "$STATE/wg-client.pid" 2>/dev/null)" || return 1
+    alive "$(cat "$STATE/wg-client2.pid" 2>/dev/null)" || return 1
+  fi
   local p
   for p in $IPERF_PORTS; do alive "$(cat "$STATE/iperf3-$p.pid" 2>/dev/null)" || return 1; done
   ping_check
@@ -244,7 +254,7 @@ cmd_up() {
   wg pubkey <"$STATE/client.key" >"$STATE/client.pub"
   wg pubkey <"$STATE/client2.key" >"$STATE/client2.pub"
 
-  log "wireguard-go: $TUN in $NS_PEER, $CTUN in $NS_CLIENT, $CTUN2 in $NS_CLIENT2 (MTU $MTU)"
+  log "$WG_KIND WireGuard: $TUN in $NS_PEER, $CTUN in $NS_CLIENT, $CTUN2 in $NS_CLIENT2 (MTU $MTU)"
   start_wg peer $NS_PEER "$TUN"
   configure_peer_tun
   start_wg client $NS_CLIENT "$CTUN"
@@ -270,6 +280,9 @@ cmd_up() {
 cmd_restart_peer_tun() {
   need_root
   have_ns $NS_PEER || die "lab is not up"
+  if [[ $WG_KIND == kernel ]]; then
+    nsx $NS_PEER ip link del "$TUN" || die "ip link del $TUN failed"
+  fi
   stop_pid "$(cat "$STATE/wg-peer.pid" 2>/dev/null)"
   wait_for 5 bash -c "! ip netns exec $NS_PEER ip link show $TUN" || die "$TUN did not go away"
   rm -f "$WG_SOCK_DIR/$TUN.sock"

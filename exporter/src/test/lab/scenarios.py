@@ -110,8 +110,13 @@ def run(argv, timeout=30.0, check=True):
 
 # ---------------------------------------------------------------------------------------------------- HTTP, metrics
 
-def http_get(url, timeout=3.0):
+# Seconds an HTTP answer may take; the VM lab raises it (an emulated CPU answers slower).
+HTTP_TIMEOUT = 3.0
+
+
+def http_get(url, timeout=None):
     """(status, body); status 0 when nothing answered."""
+    timeout = HTTP_TIMEOUT if timeout is None else timeout
     try:
         with urllib.request.urlopen(url, timeout=timeout) as r:
             return r.status, r.read().decode()
@@ -299,6 +304,24 @@ def wg_peer_pid(state_dir):
 # ---------------------------------------------------------------------------------------------------- the runner
 
 class Lab:
+    # How headroom is started and how long its first /-/ready may take (the VM lab's emulated CPU is slower).
+    java = ["java"]
+    ready_timeout = 40.0
+    prometheus_timeout = 30.0
+    # Prometheus's scrape interval and timeout for headroom (an emulated CPU answers a scrape slower).
+    scrape = ("1s", "900ms")
+    # The report's scenarios (number -> title; None: this lab's) and the name on its last line.
+    titles = None
+    suite = "lab"
+    # One census drive's iperf3 flow: the follow wait, the settling and a 4 s window must fit in it.
+    census_flow_seconds = 10
+    # The steady window in which the census must show the driven client on at least four scrapes.
+    census_window_seconds = 4.0
+    # How long the pre-restart flow is watched for its peak: a still-ramping flow makes normal rates look like spikes.
+    restart_pre_watch_seconds = 6.0
+    # The restart scenario's flow: the pre-restart watch, the restart and the recovery must fit in it.
+    restart_flow_seconds = 30
+
     def __init__(self, args):
         self.args = args
         self.out = args.out
@@ -313,7 +336,7 @@ class Lab:
         self.procs.stop("headroom")
         if ready_status() != 0:
             raise ScenarioError(f"something already answers on {HEADROOM_ADDR}")
-        argv = ["java", "-jar", self.args.jar, "serve",
+        argv = self.java + ["-jar", self.args.jar, "serve",
                 f"--web.listen-address={HEADROOM_ADDR}",
                 f"--tunnel.interface={TUN}",
                 f"--underlay.interface={UNDERLAY}",
@@ -326,9 +349,9 @@ class Lab:
                 "--labels.network=lab", "--labels.site=lab"]
         log("headroom: " + " ".join(argv))
         self.procs.start("headroom", argv, append=True)
-        _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, 40)
+        _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, self.ready_timeout)
         if ready_status() != 200:
-            raise ScenarioError(f"headroom not ready within 40 s (see {self.out}/headroom.log)")
+            raise ScenarioError(f"headroom not ready within {self.ready_timeout:.0f} s (see {self.out}/headroom.log)")
         # Three samples in, every rate and debounced verdict has a full history.
         s0 = must_scrape().get("headroom_samples_total") or 0
         wait_until("3 samples", lambda: (must_scrape().get("headroom_samples_total") or 0) >= s0 + 3, 10)
@@ -344,8 +367,8 @@ class Lab:
         cfg = os.path.join(d, "prometheus.yml")
         with open(cfg, "w") as f:
             f.write(f"""global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
+  scrape_interval: {self.scrape[0]}
+  scrape_timeout: {self.scrape[1]}
   evaluation_interval: 1s
 rule_files:
   - {self.args.rules}
@@ -358,14 +381,14 @@ scrape_configs:
                 f"--web.listen-address={PROM_ADDR}", "--log.level=warn"]
         self.procs.start("prometheus", argv, log_name=f"prometheus-{self.prom_generation}")
         if wait_until("Prometheus /-/ready",
-                      lambda: http_get(f"http://{PROM_ADDR}/-/ready")[0] == 200, 30)[0] is None:
-            raise ScenarioError(f"Prometheus not ready within 30 s (see {d})")
+                      lambda: http_get(f"http://{PROM_ADDR}/-/ready")[0] == 200, self.prometheus_timeout)[0] is None:
+            raise ScenarioError(f"Prometheus not ready within {self.prometheus_timeout:.0f} s (see {d})")
         names = {r["name"] for g in prom_api("/api/v1/rules")["groups"] for r in g["rules"]}
         missing = {"HeadroomPeerLinkBound", "HeadroomPeerCpuBound"} - names
         if missing:
             raise ScenarioError(f"rules file {self.args.rules} lacks {sorted(missing)}")
-        if wait_until("first scrape of headroom", self.target_up, 15)[0] is None:
-            raise ScenarioError("Prometheus did not scrape headroom within 15 s")
+        if wait_until("first scrape of headroom", self.target_up, self.prometheus_timeout / 2)[0] is None:
+            raise ScenarioError(f"Prometheus did not scrape headroom within {self.prometheus_timeout / 2:.0f} s")
 
     def target_up(self):
         for t in prom_api("/api/v1/targets")["activeTargets"]:
@@ -436,10 +459,13 @@ scrape_configs:
         self.results[number] = (title, ok, expected, observed, ttv)
         log(f"scenario {number} {title}: {'PASS' if ok else 'FAIL'}: {observed}")
 
+    def header(self):
+        return (f"headroom lab report ({time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cpus, "
+                f"rules {self.args.rules})")
+
     def report(self):
-        titles = _TITLES
-        lines = [f"headroom lab report ({time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cpus, "
-                 f"rules {self.args.rules})", ""]
+        titles = self.titles or _TITLES
+        lines = [self.header(), ""]
         passed = failed = 0
         for n in sorted(titles):
             title, ok, expected, observed, ttv = self.results.get(
@@ -450,7 +476,7 @@ scrape_configs:
                       f"  expected:        {expected}",
                       f"  observed:        {observed}",
                       f"  time-to-verdict: {ttv}", ""]
-        lines.append(f"lab: {passed} passed, {failed} failed")
+        lines.append(f"{self.suite}: {passed} passed, {failed} failed")
         with open(os.path.join(self.out, "report.txt"), "w") as f:
             f.write("\n".join(lines) + "\n")
         return failed
@@ -657,8 +683,8 @@ scrape_configs:
                     "max, /-/ready back to 200, download rate resumes, headroom_tunnel_restarts_total +1 or more")
         r0 = must_scrape().get("headroom_tunnel_restarts_total")
         ifindex0 = must_scrape().get("headroom_tunnel_ifindex") or 0
-        self.iperf("iperf-restart", 5201, 30, reverse=True)
-        pre = self.watch(6.0)
+        self.iperf("iperf-restart", 5201, self.restart_flow_seconds, reverse=True)
+        pre = self.watch(self.restart_pre_watch_seconds)
         pre_max = {d: max((s.get("headroom_tunnel_throughput_bytes_per_second", direction=d) or 0) for s in pre)
                    for d in ("download", "upload")} if pre else {"download": 0, "upload": 0}
         t0 = time.monotonic()
@@ -720,7 +746,7 @@ scrape_configs:
         """
         name = f"iperf-census-{label}"
         # Longer than the usual wait, settling and window together, so the window does not hold the flow's end.
-        self.iperf(name, port, 10, reverse=True, ns=ns)
+        self.iperf(name, port, self.census_flow_seconds, reverse=True, ns=ns)
         seen = []
 
         def tracking():
@@ -738,7 +764,7 @@ scrape_configs:
             seen += [(s, None) for s in self.watch(2.5)]
         window = []
         p = self.procs.procs[name]
-        deadline = time.monotonic() + 4.0
+        deadline = time.monotonic() + self.census_window_seconds
         while v and time.monotonic() < deadline and p.poll() is None:
             s, top = scrape(), top_talker(status_json())
             if s is not None:

@@ -114,6 +114,7 @@ public final class DatapathCpuReader {
 
   private void discover(Datapath datapath) throws ReadException {
     List<Integer> found = new ArrayList<>();
+    List<String> foundNames = new ArrayList<>();
     List<Integer> byName = new ArrayList<>();
     boolean[] fdinfoReadable = new boolean[1];
     String napiPrefix = "napi/" + iface + "-";
@@ -130,6 +131,7 @@ public final class DatapathCpuReader {
         if (datapath == Datapath.KERNEL) {
           if (comm.startsWith(napiPrefix) || comm.endsWith(cryptName)) {
             found.add(pid);
+            foundNames.add(comm);
           }
         } else if (processNames.contains(comm)) {
           byName.add(pid);
@@ -155,7 +157,10 @@ public final class DatapathCpuReader {
       }
     } else {
       pids = List.copyOf(found);
-      description = found.size() + " kernel threads (napi/" + iface + ", " + cryptName + ") plus softirq";
+      // Named, not counted: an operator checks the attribution against top/ps, and kworkers change names.
+      description = found.isEmpty()
+          ? "softirq only (no napi/" + iface + "-N or " + cryptName + " thread seen)"
+          : "softirq plus " + found.size() + " kernel threads: " + String.join(", ", foundNames.stream().sorted().toList());
     }
   }
 

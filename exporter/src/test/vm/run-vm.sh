@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The VM lab: headroom on Debian's own kernel under qemu. Two guest boots:
+#   1. kernel datapath (scenarios 1-6): the wireguard-go lab's topology with kernel WireGuard tunnels, run by
+#      guest-datapath.sh as the guest's PID 1;
+#   2. systemd (scenarios 7-8): the host image's systemd as PID 1, the project's .deb installed and run as
+#      headroom.service under its real sandbox (guest-systemd.sh, from a oneshot unit).
+# Prints each boot's report (expected vs observed per scenario) and ends with `vm: N passed, M failed`.
+# Needs root. Installs qemu-system-x86, busybox-static and cpio when missing; keeps the kernel and initramfs in
+# $HR_VM_CACHE (default /var/cache/headroom-vm; vm.sh clean deletes it). See docs/lab.md, "VM lab".
+#
+#   sudo exporter/src/test/vm/run-vm.sh
+#
+# Env: HR_VM_OUT (reports, console logs; default exporter/target/vm-run), HEADROOM_JAR, HR_VM_ONLY (datapath or
+#      systemd: one boot only), HR_VM_DATAPATH_LIMIT / HR_VM_SYSTEMD_LIMIT (seconds per boot), and vm.sh's.
+set -uo pipefail
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$VM_DIR/../../../.." && pwd)
+OUT=${HR_VM_OUT:-$REPO/exporter/target/vm-run}
+JAR=${HEADROOM_JAR:-$REPO/exporter/target/headroom.jar}
+# Hard limits per boot, TCG on 2 busy cores included; the guest powers itself off well before them.
+DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-540}
+SYSTEMD_LIMIT=${HR_VM_SYSTEMD_LIMIT:-300}
+ONLY=${HR_VM_ONLY:-}
+passed=0 failed=0
+
+fail_all() {
+  echo "vm: ERROR: $*" >&2
+  echo "vm: 0 passed, 8 failed"
+  exit 1
+}
+
+[[ $(id -u) -eq 0 ]] || fail_all "run as root (qemu with the host's / over 9p, apt-get download)"
+. "$REPO/exporter/scripts/deps.sh"
+need_packages "the VM lab" qemu-system-x86:qemu-system-x86_64 busybox-static: cpio:cpio \
+  || fail_all "could not install the VM lab's packages"
+for t in java python3 iperf3 wg ip tc prometheus promtool stress-ng curl systemd-analyze apt-get dpkg; do
+  command -v "$t" >/dev/null || fail_all "missing tool: $t (./test installs the lab's packages)"
+done
+
+mkdir -p "$OUT"
+if [[ ! -f $JAR ]] || ! ls "$REPO"/exporter/target/headroom_*_all.deb >/dev/null 2>&1; then
+  echo "vm: building the jar and the .deb" >&2
+  (cd "$REPO" && mvn -B -ntp -q -Dmaven.test.skip=true package) >"$OUT/build.log" 2>&1 \
+    || fail_all "build failed, see $OUT/build.log"
+fi
+DEB=$(ls -t "$REPO"/exporter/target/headroom_*_all.deb 2>/dev/null | head -1)
+[[ -f $JAR && -f $DEB ]] || fail_all "no jar or .deb in exporter/target"
+RULES=$REPO/alerts/headroom-rules.yml
+[[ -f $RULES ]] || RULES=$REPO/exporter/src/test/lab/stand-in-rules.yml
+
+started=$SECONDS
+"$VM_DIR/vm.sh" prepare || fail_all "could not prepare the kernel and initramfs"
+echo "vm: kernel and initramfs ready after $((SECONDS - started)) s" >&2
+
+# boot NAME INIT LIMIT SCENARIOS [UNIT]: one guest; its report's counts are added, a guest that gave no
+# report fails all its scenarios and shows the console's last lines.
+boot() {
+  local name=$1 init=$2 limit=$3 count=$4 unit=${5:-} res=$OUT/$1 t0=$SECONDS rc line
+  rm -rf "$res"; mkdir -p "$res"
+  cat >"$res/env" <<EOF
+HR_VM_JAR=$JAR
+HR_VM_DEB=$DEB
+HR_VM_RULES=$RULES
+HR_VM_SCENARIO_LIMIT=$((limit - 60))
+EOF
+  if [[ -n $unit ]]; then
+    "$unit" >"$res/hr-vm.service"
+    printf '[Unit]\nDescription=headroom VM lab\nRequires=basic.target hr-vm.service\nAfter=basic.target hr-vm.service\nAllowIsolate=yes\n' \
+      >"$res/hr-vm.target"
+  fi
+  "$VM_DIR/vm.sh" boot "$res" "$init" "$limit"; rc=$?
+  echo "vm: $name boot took $((SECONDS - t0)) s (limit $limit s, qemu exit $rc)" >&2
+  if [[ -f $res/report.txt ]]; then
+    cat "$res/report.txt"
+    line=$(grep -E '^vm-[a-z]+: [0-9]+ passed, [0-9]+ failed' "$res/report.txt" | tail -1)
+  fi
+  if [[ -n ${line:-} ]]; then
+    passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")))
+    failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+  else
+    echo "FAIL the $name guest gave no report (qemu exit $rc$([[ $rc == 124 ]] && echo ": ended at its ${limit} s limit")); console's last lines:"
+    tail -40 "$res/console.log" 2>/dev/null | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/^/  | /'
+    failed=$((failed + count))
+  fi
+}
+
+# The oneshot unit the systemd guest runs (the initramfs installs it with hr-vm.target, the unit systemd
+# boots into): the scenarios, then poweroff.
+systemd_unit() {
+  cat <<EOF
+[Unit]
+Description=headroom VM lab scenarios 7-8
+After=basic.target
+[Service]
+Type=oneshot
+ExecStart=/bin/bash $VM_DIR/guest-systemd.sh
+TimeoutStartSec=$((SYSTEMD_LIMIT - 60))
+StandardOutput=journal+console
+StandardError=journal+console
+ExecStopPost=/bin/systemctl --no-block poweroff
+EOF
+}
+
+if [[ -z $ONLY || $ONLY == datapath ]]; then
+  boot datapath "$VM_DIR/guest-datapath.sh" "$DATAPATH_LIMIT" 6
+fi
+if [[ -z $ONLY || $ONLY == systemd ]]; then
+  boot systemd /lib/systemd/systemd "$SYSTEMD_LIMIT" 2 systemd_unit
+fi
+echo "vm: runtime $((SECONDS - started)) s" >&2
+echo "vm: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
