@@ -297,8 +297,10 @@ def run(a):
     if a.conns > 0 and alive(a.hr_pid):
         c = rss_under_connections(a.hr_pid, a.hr_port, "/metrics", a.conns, a.conns_duration)
         res["headroom"]["conns"] = c
+        # All from one address: past the per-client cap of requests in flight the answer is 503 with Retry-After,
+        # which is an answer; a refused or dropped connection is not.
         check(f"headroom answered {a.conns} connections scraping", c["rc"] == 0 and c["requests"] > 0
-              and c["non_2xx"] == 0 and c["rss_max_mib"] is not None,
+              and c["socket_errors"] == 0 and c["non_2xx"] < c["requests"] and c["rss_max_mib"] is not None,
               f"rc {c['rc']}, {c['requests']} requests, {c['non_2xx']} non-2xx, {c['socket_errors']} socket errors")
     if a.nmt and alive(a.hr_pid):
         p = subprocess.run(["jcmd", str(a.hr_pid), "VM.native_memory", "summary"],
