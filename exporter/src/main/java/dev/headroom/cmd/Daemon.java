@@ -43,7 +43,7 @@ public final class Daemon implements AutoCloseable {
 
   /** How soon after the baseline the first rate is taken. */
   private static final long FIRST_RATE_AFTER_NANOS = 250_000_000L;
-  /** The profile file is re-read when it changes, checked this often. */
+  /** The profile file is re-read when it changes, checked this often; the CPU quota is re-read as often. */
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
@@ -51,6 +51,10 @@ public final class Daemon implements AutoCloseable {
   private final double flowCap;
   private final boolean jumboPath;
   private String quotaProblem;
+  /** The quota last read, and when: it changes only by an operator's hand, so it is re-read every 10 s, not per sample. */
+  private double quotaCores = Double.NaN;
+  private long quotaReadAt;
+  private boolean quotaRead;
   private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
   private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
@@ -133,7 +137,7 @@ public final class Daemon implements AutoCloseable {
           classifier.setProfile(loadProfile());
         }
       }
-      Judgement j = classifier.observe(Observations.from(s, cpuQuota(), flowCap, jumboPath));
+      Judgement j = classifier.observe(Observations.from(s, cpuQuota(s.monotonicNanos()), flowCap, jumboPath));
       Published p = new Published(s, j, peaks, netbird.get(), timing);
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
@@ -152,15 +156,20 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** The cgroup CPU quota in cores, NaN for none; a bad file is logged once and read as no quota. */
-  private double cpuQuota() {
+  private double cpuQuota(long now) {
+    if (quotaRead && now - quotaReadAt < PROFILE_CHECK_NANOS) {
+      return quotaCores;
+    }
+    quotaRead = true;
+    quotaReadAt = now;
     try {
-      double q = quota.cores();
+      quotaCores = quota.cores();
       quotaProblem = null;
-      return q;
     } catch (ReadException e) {
       quotaProblem = warnOnce(quotaProblem, "ignoring the CPU quota", e);
-      return Double.NaN;
+      quotaCores = Double.NaN;
     }
+    return quotaCores;
   }
 
   /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */
