@@ -4,18 +4,24 @@ import dev.headroom.config.Config;
 import dev.headroom.config.ConfigException;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.serve.web.WebConfig;
+import dev.headroom.config.Flags;
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.List;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
- * Entry point: {@code headroom [serve|check|profile|size] [flags]}; {@code serve} is the default.
+ * Entry point: {@code headroom [serve|check|profile|size] [flags]}; {@code serve} is the default. One picocli
+ * command line for all of them: {@code headroom size --help} and {@code headroom serve --help} print that
+ * command's flags, a mistyped flag or command is named with the nearest known one.
  *
  * <p>Usage: {@code java -jar headroom.jar check --tunnel.interface=wt0}
  */
 public final class Main {
-  private static final List<String> COMMANDS = List.of("serve", "check", "profile", "size");
-
   private Main() {}
 
   public static void main(String[] args) throws Exception {
@@ -25,37 +31,63 @@ public final class Main {
     }
   }
 
+  /** The command line: the daemon's settings at the top (for the default {@code serve}) and on each command. */
+  static CommandLine commandLine() {
+    CommandSpec top = ConfigParser.withSettings(Flags.command("headroom",
+        "Per-direction headroom of a WireGuard routing peer, for Prometheus. Without a command: serve."));
+    top.version("headroom " + Version.get());
+    CommandLine cl = Flags.commandLine(top, true);
+    cl.addSubcommand("serve", Flags.commandLine(ConfigParser.withSettings(Flags.command("serve",
+        "Sample every --sample.interval and serve the metrics, the live page and the status API.")), true));
+    cl.addSubcommand("check", Flags.commandLine(ConfigParser.withSettings(Flags.command("check",
+        "Sample for --check.duration, print the reading in words; exit 1 without a tunnel interface.")), true));
+    cl.addSubcommand("profile", Flags.commandLine(ConfigParser.withSettings(Flags.command("profile",
+        "Measure this peer's ceiling while iperf3 drives load; write it to --profile.file.")), true));
+    cl.addSubcommand("size", Flags.commandLine(SizeCommand.spec(), false));
+    cl.addSubcommand("help", new CommandLine.HelpCommand());
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      sub.getCommandSpec().version(top.version());
+    }
+    return cl;
+  }
+
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    String command = "serve";
-    String[] rest = args;
-    if (args.length > 0 && !args[0].startsWith("-")) {
-      command = args[0];
-      rest = Arrays.copyOfRange(args, 1, args.length);
-    }
-    if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h") || command.equals("help")) {
-      out.println("usage: headroom [" + String.join("|", COMMANDS) + "] [flags]\n\nflags:\n" + ConfigParser.help());
-      return 0;
-    }
-    if (Arrays.asList(rest).contains("--version")) {
-      out.println("headroom " + Version.get());
-      return 0;
-    }
-    if (command.equals("size")) {
-      return SizeCommand.run(rest, out, err);
-    }
-    if (!COMMANDS.contains(command)) {
-      err.println("headroom: unknown command '" + command + "' (use one of " + String.join(", ", COMMANDS) + ")");
+    CommandLine cl = commandLine();
+    PrintWriter helpOut = new PrintWriter(out, true);
+    cl.setOut(helpOut);
+    ParseResult top;
+    try {
+      top = cl.parseArgs(args);
+    } catch (ParameterException e) {
+      CommandLine at = e.getCommandLine();
+      String who = at.getCommandSpec().qualifiedName();
+      err.println(who + ": " + Flags.message(e));
+      if (at.getCommandName().equals("size")) {
+        at.usage(err);
+      } else {
+        err.println("see '" + who + " --help'");
+      }
       return 2;
+    }
+    Integer helped = CommandLine.executeHelpRequest(top); // --help, --version, `headroom help size`
+    if (helped != null) {
+      helpOut.flush();
+      return helped;
+    }
+    ParseResult leaf = top.hasSubcommand() ? top.subcommand() : top;
+    String command = leaf == top ? "serve" : leaf.commandSpec().name();
+    if (command.equals("size")) {
+      return SizeCommand.run(leaf, out, err);
+    }
+    // Flags before the command word and after it both count; those after it win.
+    Map<String, String> flags = new LinkedHashMap<>(ConfigParser.flags(top));
+    if (leaf != top) {
+      flags.putAll(ConfigParser.flags(leaf));
     }
     Config config;
     try {
-      ConfigParser.Parsed parsed = ConfigParser.parse(rest);
-      if (!parsed.positional().isEmpty()) {
-        err.println("headroom: unexpected argument '" + parsed.positional().get(0) + "'");
-        return 2;
-      }
-      config = parsed.config();
+      config = ConfigParser.load(flags);
     } catch (ConfigException e) {
       err.println("headroom: " + e.getMessage());
       return 2;
@@ -95,7 +127,7 @@ public final class Main {
       err.println("headroom: cannot serve on " + config.listenHost() + ":" + config.listenPort() + ": " + rootMessage(e));
       return 1;
     }
-    return ServeProcess.run(rest, config, web, running);
+    return ServeProcess.run(flags, config, web, running);
   }
 
   private static String rootMessage(Throwable e) {

@@ -82,6 +82,37 @@ class ConfigParserTest {
   }
 
   @Test
+  void yamlUnknownKeyGetsTheSameSuggestionAsAMistypedFlag() throws Exception {
+    Path f = dir.resolve("typo.yml");
+    Files.writeString(f, "sample:\n  intervall: 2s\n");
+    assertMessage(new String[] {"--config.file=" + f}, "did you mean 'sample.interval'");
+    assertMessage(new String[] {"--sample.intervall=2s"}, "did you mean '--sample.interval'");
+  }
+
+  @Test
+  void everyFlagIsAlsoAFileKeyWithTheSameDefault() throws Exception {
+    // One list of settings: writing every default into the file under its flag's name changes nothing.
+    StringBuilder yaml = new StringBuilder();
+    ConfigParser.SETTINGS.forEach((key, v) -> {
+      if (!key.equals("config.file")) {
+        yaml.append(key).append(": '").append(v[0]).append("'\n");
+      }
+    });
+    Path f = dir.resolve("defaults.yml");
+    Files.writeString(f, yaml);
+    Config fromFile = ConfigParser.parse(new String[] {"--config.file=" + f}).config();
+    assertEquals(ConfigParser.parse(new String[0]).config(), fromFile);
+  }
+
+  @Test
+  void aBadValueInTheFileNamesTheKeyAndTheValue() throws Exception {
+    Path f = dir.resolve("bad-value.yml");
+    Files.writeString(f, "sample:\n  interval: soon\n");
+    assertMessage(new String[] {"--config.file=" + f}, "sample.interval: 'soon'");
+    assertMessage(new String[] {"--sample.interval=soon"}, "sample.interval: 'soon'");
+  }
+
+  @Test
   void yamlThatIsNotAMapOrNotYamlIsRejected() throws Exception {
     Path list = dir.resolve("list.yml");
     Files.writeString(list, "- a\n- b\n");
