@@ -60,7 +60,7 @@ public final class ProfileCommand {
           continue;
         }
         Sample s = p.sample();
-        session.add(new ProfileSession.Sample(s.monotonicNanos() / 1e9, s.throughput(Direction.DOWNLOAD),
+        session.add(new ProfileSession.Interval(s.monotonicNanos() / 1e9, s.throughput(Direction.DOWNLOAD),
             s.throughput(Direction.UPLOAD), s.cores().stream().filter(Core::online).mapToDouble(Core::busy).toArray(),
             s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD)));
         if (tty) {

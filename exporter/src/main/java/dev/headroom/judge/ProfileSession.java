@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * <p>Usage:
  * <pre>{@code
  * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, 1280);
- * s.add(new ProfileSession.Sample(t, down, up, coreBusy, txUtil, rxUtil)); out.println(s.progressLine());
+ * s.add(new ProfileSession.Interval(t, down, up, coreBusy, txUtil, rxUtil)); out.println(s.progressLine());
  * s.toProfile(Instant.now()).ifPresent(p -> ProfileFile.write(path, p));
  * }</pre>
  */
@@ -37,16 +37,17 @@ public final class ProfileSession {
   public static final double FLOOR_BYTES_PER_SECOND = 1_000_000;
 
   /**
-   * One sample of the peer under load.
+   * One sampling interval of the peer under load: its rates, per-core busy ratios and underlay use (named apart
+   * from {@link dev.headroom.sample.Sample}, the whole sampler reading it is taken from).
    *
    * @param seconds  monotonic time
    * @param coreBusy busy ratio per online core (copied)
    * @param underlayTransmitUtilization NaN when unknown
    * @param underlayReceiveUtilization  NaN when unknown
    */
-  public record Sample(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
+  public record Interval(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
       double underlayTransmitUtilization, double underlayReceiveUtilization) {
-    public Sample {
+    public Interval {
       coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
     }
 
@@ -83,7 +84,7 @@ public final class ProfileSession {
   private final int cores;
   private final int tunnelMtu;
   private final Map<Direction, PlateauDetector> detectors = new EnumMap<>(Direction.class);
-  private final List<Sample> samples = new ArrayList<>();
+  private final List<Interval> samples = new ArrayList<>();
 
   public ProfileSession(Datapath datapath, int cores, int tunnelMtu) {
     this(datapath, cores, tunnelMtu, PlateauDetector::defaults);
@@ -102,7 +103,7 @@ public final class ProfileSession {
     }
   }
 
-  public void add(Sample s) {
+  public void add(Interval s) {
     for (Direction d : Direction.values()) {
       detectors.get(d).add(s.seconds(), s.rate(d));
     }
@@ -129,7 +130,7 @@ public final class ProfileSession {
     if (samples.isEmpty()) {
       return "waiting for the first sample";
     }
-    Sample s = samples.get(samples.size() - 1);
+    Interval s = samples.get(samples.size() - 1);
     StringBuilder b = new StringBuilder();
     b.append(num(s.seconds(), 0)).append('s');
     for (Direction d : Direction.values()) {
@@ -170,9 +171,9 @@ public final class ProfileSession {
           + " Gbps; add more load (more iperf3 clients or streams) and run longer");
     }
     double since = plateau.get().sinceSeconds();
-    List<Sample> on = samples.stream().filter(s -> s.seconds() > since).toList();
+    List<Interval> on = samples.stream().filter(s -> s.seconds() > since).toList();
     double util = mean(on.stream().mapToDouble(s -> s.util(d)).toArray());
-    double hot = mean(on.stream().mapToDouble(Sample::hottest).toArray());
+    double hot = mean(on.stream().mapToDouble(Interval::hottest).toArray());
     Limit limit = util >= LINK_LIMIT ? Limit.LINK : hot >= CPU_LIMIT ? Limit.CPU : Limit.UNKNOWN;
     String why = switch (limit) {
       case LINK -> "underlay " + (d == Direction.DOWNLOAD ? "transmit" : "receive") + " at " + pct(util);

@@ -22,7 +22,7 @@ class ProfileSessionTest {
     ProfileSession s = new ProfileSession(Datapath.USERSPACE, 4, 1280);
     for (double[] row : Traces.read("rising_then_flat.csv")) {
       double busy = Math.min(0.99, row[1] / (6.8 * GBPS));
-      s.add(new ProfileSession.Sample(row[0], row[1], 0.02 * row[1], new double[] {busy, busy, busy * 0.9, 0.1},
+      s.add(new ProfileSession.Interval(row[0], row[1], 0.02 * row[1], new double[] {busy, busy, busy * 0.9, 0.1},
           0.3, 0.01));
     }
     assertTrue(s.done(), "download plateaued; upload carried only 2 % so it does not hold the run up");
@@ -47,7 +47,7 @@ class ProfileSessionTest {
   void aLinkLimitedUploadNamesTheLink() throws IOException {
     ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, 1280);
     for (double[] row : Traces.read("noisy_flat.csv")) {
-      s.add(new ProfileSession.Sample(row[0], 0, row[1], new double[] {0.3, 0.25, 0.2, 0.2}, 0.01, 0.95));
+      s.add(new ProfileSession.Interval(row[0], 0, row[1], new double[] {0.3, 0.25, 0.2, 0.2}, 0.01, 0.95));
     }
     ProfileSession.DirectionResult up = s.result(UPLOAD);
     assertEquals(Limit.LINK, up.limit());
@@ -63,7 +63,7 @@ class ProfileSessionTest {
   void aRunThatNeverPlateausWritesNothingAndSaysToAddLoad() throws IOException {
     ProfileSession s = new ProfileSession(Datapath.KERNEL, 8, 1280);
     for (double[] row : Traces.read("never_flat.csv")) {
-      s.add(new ProfileSession.Sample(row[0], row[1], 0, new double[] {0.5, 0.5}, 0.2, 0.01));
+      s.add(new ProfileSession.Interval(row[0], row[1], 0, new double[] {0.5, 0.5}, 0.2, 0.01));
     }
     assertFalse(s.done());
     assertTrue(s.toProfile(Instant.EPOCH).isEmpty());
@@ -74,7 +74,7 @@ class ProfileSessionTest {
   void neitherCoreNorLinkFullIsUnknown() {
     ProfileSession s = new ProfileSession(Datapath.KERNEL, 8, 1280);
     for (int t = 1; t <= 40; t++) {
-      s.add(new ProfileSession.Sample(t, 2 * GBPS, 0, new double[] {0.4, 0.3}, 0.2, 0.01));
+      s.add(new ProfileSession.Interval(t, 2 * GBPS, 0, new double[] {0.4, 0.3}, 0.2, 0.01));
     }
     assertEquals(Limit.UNKNOWN, s.result(DOWNLOAD).limit());
     assertTrue(s.result(DOWNLOAD).summary().contains("load generator"));
@@ -84,8 +84,8 @@ class ProfileSessionTest {
   void theProgressLineShowsCurrentAndPeakRatesBusiestCoresAndUnderlay() {
     ProfileSession s = new ProfileSession(Datapath.KERNEL, 4, 1280);
     assertEquals("waiting for the first sample", s.progressLine());
-    s.add(new ProfileSession.Sample(1, 5.4 * GBPS, 0.12 * GBPS, new double[] {0.4, 0.98, 0.2, 0.97}, 0.55, 0.03));
-    s.add(new ProfileSession.Sample(2, 5.21 * GBPS, 0.1 * GBPS, new double[] {0.4, 0.98, 0.2, 0.97}, 0.52, 0.03));
+    s.add(new ProfileSession.Interval(1, 5.4 * GBPS, 0.12 * GBPS, new double[] {0.4, 0.98, 0.2, 0.97}, 0.55, 0.03));
+    s.add(new ProfileSession.Interval(2, 5.21 * GBPS, 0.1 * GBPS, new double[] {0.4, 0.98, 0.2, 0.97}, 0.52, 0.03));
     assertEquals("2s  download 5.21 Gbps (peak 5.4)  upload 0.1 Gbps (peak 0.12)  busiest cores 98% 97% 40%"
         + "  underlay tx 52% rx 3%", s.progressLine());
   }
