@@ -21,7 +21,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * and its flag go through the same checks.
  *
  * <p>Usage: {@code CommandSpec spec = Flags.command("size", "Sizes peers."); Flags.option(spec, "--vcpus", "N",
- * "vCPUs"); Map<String, String> given = Flags.values(Flags.commandLine(spec).parseArgs(args));}
+ * "vCPUs"); Map<String, String> given = Flags.values(Flags.commandLine(spec, false).parseArgs(args));}
  */
 public final class Flags {
   private Flags() {}

@@ -4,7 +4,7 @@ package dev.headroom.judge;
  * Why a direction got its verdict: the fact the {@link Classifier} decided on, before anything is put in words
  * ({@link Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}.
  *
- * <p>Usage: {@code if (judgement.of(UPLOAD).cause() == Cause.AT_CEILING) page.note("cannot spread further");}
+ * <p>Usage: {@code if (judgement.of(UPLOAD).cause() == Cause.AT_CEILING) System.out.println("cannot spread further");}
  */
 public enum Cause {
   /** No tunnel datapath: nothing to judge. */
