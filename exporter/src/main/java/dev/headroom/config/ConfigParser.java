@@ -117,7 +117,22 @@ public final class ConfigParser {
       values.putAll(readYaml(Path.of(file)));
     }
     values.putAll(flags);
-    return build(values);
+    try {
+      return build(values);
+    } catch (ConfigException e) {
+      throw new ConfigException(whereFrom(e.getMessage(), flags, file));
+    }
+  }
+
+  /** Says where the bad value came from: {@code --key: ...} for a flag, {@code config file F: key: ...} else. */
+  private static String whereFrom(String message, Map<String, String> flags, String file) {
+    int colon = message.indexOf(':');
+    String key = colon > 0 ? message.substring(0, colon) : "";
+    if (flags.containsKey(key)) {
+      return "--" + message;
+    }
+    return file != null && !file.isBlank() && SETTINGS.containsKey(key) ? "config file " + file + ": " + message
+        : message;
   }
 
   static Map<String, String> readYaml(Path file) throws ConfigException {

@@ -108,8 +108,8 @@ class ConfigParserTest {
   void aBadValueInTheFileNamesTheKeyAndTheValue() throws Exception {
     Path f = dir.resolve("bad-value.yml");
     Files.writeString(f, "sample:\n  interval: soon\n");
-    assertMessage(new String[] {"--config.file=" + f}, "sample.interval: 'soon'");
-    assertMessage(new String[] {"--sample.interval=soon"}, "sample.interval: 'soon'");
+    assertMessage(new String[] {"--config.file=" + f}, "config file " + f + ": sample.interval: 'soon'");
+    assertMessage(new String[] {"--sample.interval=soon"}, "--sample.interval: 'soon'");
   }
 
   @Test
