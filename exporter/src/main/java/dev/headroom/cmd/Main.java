@@ -35,7 +35,8 @@ public final class Main {
   static CommandLine commandLine() {
     CommandSpec top = ConfigParser.withSettings(Flags.command("headroom",
         "Per-direction headroom of a WireGuard routing peer, for Prometheus. Without a command: serve."));
-    top.version("headroom " + Version.get());
+    CommandLine.IVersionProvider version = () -> new String[] {"headroom " + Version.get()}; // read only if asked
+    top.versionProvider(version);
     CommandLine cl = Flags.commandLine(top, true);
     cl.addSubcommand("serve", Flags.commandLine(ConfigParser.withSettings(Flags.command("serve",
         "Sample every --sample.interval and serve the metrics, the live page and the status API.")), true));
@@ -46,7 +47,7 @@ public final class Main {
     cl.addSubcommand("size", Flags.commandLine(SizeCommand.spec(), false));
     cl.addSubcommand("help", new CommandLine.HelpCommand());
     for (CommandLine sub : cl.getSubcommands().values()) {
-      sub.getCommandSpec().version(top.version());
+      sub.getCommandSpec().versionProvider(version);
     }
     return cl;
   }
