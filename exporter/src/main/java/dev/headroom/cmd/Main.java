@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
@@ -31,30 +32,61 @@ public final class Main {
     }
   }
 
-  /** The command line: the daemon's settings at the top (for the default {@code serve}) and on each command. */
-  static CommandLine commandLine() {
-    CommandSpec top = ConfigParser.withSettings(Flags.command("headroom",
-        "Per-direction headroom of a WireGuard routing peer, for Prometheus. Without a command: serve."));
+  /** Every command, with the line the top-level help lists it by; the order is the help's. */
+  private static final Map<String, String> COMMANDS = new LinkedHashMap<>();
+
+  static {
+    COMMANDS.put("serve", "Sample every --sample.interval and serve the metrics, the live page and the status API.");
+    COMMANDS.put("check", "Sample for --check.duration, print the reading in words; exit 1 without a tunnel interface.");
+    COMMANDS.put("profile", "Measure this peer's ceiling while iperf3 drives load; write it to --profile.file.");
+    COMMANDS.put("size", "How many routing peers and Networks carry the peak (see headroom size --help).");
+    COMMANDS.put("help", "Print a command's flags: headroom help size.");
+  }
+
+  /**
+   * The command line for these arguments. Every command is known by name (for "did you mean" and the list in
+   * {@code --help}), but only the one that runs, or whose help is asked for, gets its flags: a start builds one
+   * set of options, not five (picocli's classes are Java 5 bytecode, which the class-data archive cannot hold, so
+   * what they allocate at start is paid in memory for the process's life).
+   */
+  static CommandLine commandLine(String[] args) {
+    String named = args.length > 0 && COMMANDS.containsKey(args[0]) ? args[0] : null;
+    String full = named;
+    if ("help".equals(named)) {
+      full = args.length > 1 && COMMANDS.containsKey(args[1]) ? args[1] : null;
+    }
+    CommandSpec top = Flags.command("headroom",
+        "Per-direction headroom of a WireGuard routing peer, for Prometheus. Without a command: serve.");
+    if (full == null) {
+      ConfigParser.withSettings(top); // the flags of the default command, serve
+    }
     CommandLine.IVersionProvider version = () -> new String[] {"headroom " + Version.get()}; // read only if asked
     top.versionProvider(version);
     CommandLine cl = Flags.commandLine(top, true);
-    cl.addSubcommand("serve", Flags.commandLine(ConfigParser.withSettings(Flags.command("serve",
-        "Sample every --sample.interval and serve the metrics, the live page and the status API.")), true));
-    cl.addSubcommand("check", Flags.commandLine(ConfigParser.withSettings(Flags.command("check",
-        "Sample for --check.duration, print the reading in words; exit 1 without a tunnel interface.")), true));
-    cl.addSubcommand("profile", Flags.commandLine(ConfigParser.withSettings(Flags.command("profile",
-        "Measure this peer's ceiling while iperf3 drives load; write it to --profile.file.")), true));
-    cl.addSubcommand("size", Flags.commandLine(SizeCommand.spec(), false));
-    cl.addSubcommand("help", new CommandLine.HelpCommand());
-    for (CommandLine sub : cl.getSubcommands().values()) {
-      sub.getCommandSpec().versionProvider(version);
+    for (Map.Entry<String, String> c : COMMANDS.entrySet()) {
+      String name = c.getKey();
+      CommandSpec spec;
+      if (!name.equals(full)) {
+        spec = CommandSpec.create().name(name);
+        spec.usageMessage().description(c.getValue());
+      } else if (name.equals("size")) {
+        spec = SizeCommand.spec();
+      } else {
+        spec = ConfigParser.withSettings(Flags.command(name, c.getValue()));
+      }
+      if (name.equals("help")) {
+        spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("0..1").type(String.class)
+            .build());
+      }
+      spec.versionProvider(version);
+      cl.addSubcommand(name, Flags.commandLine(spec, !name.equals("size")));
     }
     return cl;
   }
 
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    CommandLine cl = commandLine();
+    CommandLine cl = commandLine(args);
     PrintWriter helpOut = new PrintWriter(out, true);
     cl.setOut(helpOut);
     ParseResult top;
@@ -71,12 +103,22 @@ public final class Main {
       }
       return 2;
     }
-    Integer helped = CommandLine.executeHelpRequest(top); // --help, --version, `headroom help size`
+    Integer helped = CommandLine.executeHelpRequest(top); // --help, --version
     if (helped != null) {
       helpOut.flush();
       return helped;
     }
     ParseResult leaf = top.hasSubcommand() ? top.subcommand() : top;
+    if (leaf != top && leaf.commandSpec().name().equals("help")) {
+      String of = leaf.matchedPositionals().isEmpty() ? null : leaf.matchedPositionals().get(0).getValue();
+      if (of != null && !COMMANDS.containsKey(of)) {
+        err.println("headroom help: unknown command '" + of + "' (commands: " + String.join(", ", COMMANDS.keySet())
+            + ")");
+        return 2;
+      }
+      (of == null ? cl : cl.getSubcommands().get(of)).usage(out);
+      return 0;
+    }
     String command = leaf == top ? "serve" : leaf.commandSpec().name();
     if (command.equals("size")) {
       return SizeCommand.run(leaf, out, err);

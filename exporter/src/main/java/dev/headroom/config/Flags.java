@@ -70,8 +70,7 @@ public final class Flags {
       String arg = u.getUnmatched().get(0);
       if (u.isUnknownOption()) {
         int eq = arg.indexOf('=');
-        return "unknown flag '" + (eq > 0 ? arg.substring(0, eq) : arg) + "'" + didYouMean(u.getSuggestions())
-            + " (see --help)";
+        return "unknown flag '" + (eq > 0 ? arg.substring(0, eq) : arg) + "'" + didYouMean(u.getSuggestions());
       }
       if (!e.getCommandLine().getSubcommands().isEmpty()) {
         return "unknown command '" + arg + "'" + didYouMean(u.getSuggestions()) + " (commands: "
