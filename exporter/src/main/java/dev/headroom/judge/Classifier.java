@@ -131,8 +131,12 @@ public final class Classifier {
 
   /** Cores the peer has: online cores, or fewer under a CPU quota (fractional). */
   static double peerCores(Observation o) {
-    double online = o.onlineCores() > 0 ? o.onlineCores() : Math.max(1, o.coreBusy().length);
-    return Double.isNaN(o.cpuQuotaCores()) || o.cpuQuotaCores() <= 0 ? online : Math.min(online, o.cpuQuotaCores());
+    return peerCores(o.onlineCores() > 0 ? o.onlineCores() : Math.max(1, o.coreBusy().length), o.cpuQuotaCores());
+  }
+
+  /** Online cores, or fewer under a CPU quota in cores (NaN or <= 0: none). */
+  static double peerCores(double online, double quotaCores) {
+    return Double.isNaN(quotaCores) || quotaCores <= 0 ? online : Math.min(online, quotaCores);
   }
 
   /** Cores the datapath can keep busy: the peer's for kernel; for userspace also no more than its limit and the ~3-5 wireguard-go uses. */
