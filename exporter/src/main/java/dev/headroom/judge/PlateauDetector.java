@@ -11,7 +11,9 @@ import java.util.Optional;
  * {@code minGain} (5 %). A step that adds load and still raises throughput by more restarts the count.
  *
  * <p>So a flat reading after the first client is never a plateau: the first step has nothing to compare with, and
- * at least {@code flatSteps} more steps must each add load without a gain. The ceiling is the best step level.
+ * at least {@code flatSteps} more steps must each add load without a gain. The ceiling is the mean level of the
+ * plateau's steps (the one before the flat run, which set the level, and the flat ones): one step that happened
+ * to read high does not become a ceiling the peer never holds again.
  *
  * <p>Usage: {@code PlateauDetector p = PlateauDetector.defaults(); p.addStep(level); p.plateau().ifPresent(...);}
  */
@@ -21,7 +23,7 @@ public final class PlateauDetector {
    *
    * @param step           1-based step at which the rule was met
    * @param firstFlatStep  the first of the steps that added load without raising throughput
-   * @param bytesPerSecond the ceiling: the best step level
+   * @param bytesPerSecond the ceiling: the mean level of steps {@code firstFlatStep - 1} to {@code step}
    */
   public record Plateau(int step, int firstFlatStep, double bytesPerSecond) {}
 
@@ -57,21 +59,24 @@ public final class PlateauDetector {
     levels.add(bytesPerSecond);
     if (plateau != null) {
       best = Math.max(best, bytesPerSecond);
-      return plateau();
+      return plateau(); // found: later steps (the run normally ends) do not move it
     }
     // The first step, and any step before the rate moved at all, has nothing to be flat against.
     boolean flat = levels.size() > 1 && best > 0 && bytesPerSecond < best * (1 + minGain);
     flatRun = flat ? flatRun + 1 : 0;
     best = Math.max(best, bytesPerSecond);
     if (flatRun >= flatSteps) {
-      plateau = new Plateau(levels.size(), levels.size() - flatSteps + 1, best);
+      int first = levels.size() - flatSteps + 1;
+      double level = levels.subList(first - 2, levels.size()).stream().mapToDouble(Double::doubleValue).average()
+          .orElseThrow();
+      plateau = new Plateau(levels.size(), first, level);
     }
     return plateau();
   }
 
   /** The plateau found, or empty while steps still raise throughput (or too few were taken). */
   public Optional<Plateau> plateau() {
-    return Optional.ofNullable(plateau).map(p -> new Plateau(p.step(), p.firstFlatStep(), best));
+    return Optional.ofNullable(plateau);
   }
 
   /** The best step level: a lower bound on capacity while there is no plateau. */

@@ -20,7 +20,8 @@ import java.util.function.ToDoubleFunction;
  * The pure part of {@code headroom profile}: a state machine fed one sample per interval and told when load was
  * added ({@link #beginStep}). Each step settles, then is measured over a window; its mean rate per direction goes
  * to a {@link PlateauDetector}. The run ends when every driven direction has plateaued (two consecutive steps each
- * raising throughput by less than 5 %, by default) or when the steps run out.
+ * raising throughput by less than 5 %, by default; the ceiling is the mean of the plateau's steps) or when the
+ * steps run out.
  *
  * <p>Only a driven direction is measured: one that carried at least {@link #DRIVEN_SHARE} of the other's best rate.
  * The other is the ACK stream of the test and is neither judged nor written. What limited a direction is named

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PlateauDetectorTest {
@@ -29,12 +28,12 @@ class PlateauDetectorTest {
   }
 
   @Test
-  void twoConsecutiveStepsEachRaisingLessThanFivePercentAreThePlateauAtTheBestLevel() {
+  void twoConsecutiveStepsEachRaisingLessThanFivePercentAreThePlateauAtTheMeanOfItsSteps() {
     PlateauDetector p = steps(2.0, 4.0, 6.0, 6.2, 6.1);
     PlateauDetector.Plateau x = p.plateau().orElseThrow();
     assertEquals(5, x.step());
     assertEquals(4, x.firstFlatStep());
-    assertEquals(6.2, Units.gbps(x.bytesPerSecond()), 1e-9);
+    assertEquals((6.0 + 6.2 + 6.1) / 3, Units.gbps(x.bytesPerSecond()), 1e-9, "the step that set the level and the flat ones");
   }
 
   @Test
@@ -57,9 +56,12 @@ class PlateauDetectorTest {
   }
 
   @Test
-  void aFallingStepCountsAsNoGainAndTheCeilingStaysTheBest() {
-    Optional<PlateauDetector.Plateau> x = steps(1.0, 2.0, 1.9, 1.8).plateau();
-    assertEquals(2.0, Units.gbps(x.orElseThrow().bytesPerSecond()), 1e-9);
+  void oneStepThatReadHighIsNotTheCeilingThePlateauHolds() {
+    // As measured on the lab's one-core datapath: a noisy high step, then more clients at the sustained level.
+    PlateauDetector p = steps(0.24, 0.25, 0.32, 0.27, 0.26);
+    assertEquals(5, p.plateau().orElseThrow().step());
+    assertEquals(0.85 / 3, Units.gbps(p.plateau().get().bytesPerSecond()), 1e-9);
+    assertEquals(0.32, Units.gbps(p.best()), 1e-9, "the best step stays the lower bound shown without a plateau");
   }
 
   @Test
