@@ -62,6 +62,27 @@ class ProfileCommandTest {
   }
 
   @Test
+  void theArmWithoutTheTunnelReportsWhatTheTunnelKeepsAndEachArmsCpuPerGbit() throws Exception {
+    Path profile = dir.resolve("ceiling.properties");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = profileUnderLoad(true, profile, out, "--profile.max-duration=120s", "--profile.target=10.0.0.5",
+        "--profile.baseline=192.0.2.7", "--underlay.line-rate=40gbit");
+    String o = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, o);
+    assertTrue(o.contains("Baseline step 1: start client 1: iperf3 -c 192.0.2.7 -p 5201 -R"), o);
+    // Through the tunnel 1 GB/s, without it 2 GB/s: the tunnel keeps half of the path.
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("the tunnel keeps (\\d+)% of the path without it")
+        .matcher(o);
+    assertTrue(m.find(), o);
+    int kept = Integer.parseInt(m.group(1));
+    assertTrue(kept >= 40 && kept <= 60, "kept " + kept + "%: " + o);
+    assertTrue(o.contains("through the tunnel: ") && o.contains("without the tunnel: "), o);
+    assertTrue(o.matches("(?s).*through the tunnel: [0-9.]+ Gbps, CPU [0-9.]+ s/Gbit \\(user [0-9.]+, system [0-9.]+,"
+        + " softirq [0-9.]+\\).*"), o);
+    assertTrue(ProfileFile.read(profile).ceiling(Direction.DOWNLOAD).isPresent(), "the tunnel arm is what is written");
+  }
+
+  @Test
   void aRunWithoutPlateauSaysSoAndWritesNothing() throws Exception {
     Path profile = dir.resolve("ceiling.properties");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -120,11 +141,19 @@ class ProfileCommandTest {
         return;
       }
       long now = System.nanoTime();
-      int clients = out.toString(StandardCharsets.UTF_8).split("\nStep \\d+: start client", -1).length - 1;
-      double rate = plateau ? Math.min(1e9, 0.5e9 * clients) : 0.5e9 * clients;
+      String printed = out.toString(StandardCharsets.UTF_8);
+      int clients = printed.split("\nStep \\d+: start client", -1).length - 1;
+      int baseline = printed.split("\nBaseline step \\d+: start client", -1).length - 1;
+      // The arm without the tunnel stops the tunnel's clients and moves only the underlay, twice as fast.
+      double rate = printed.contains("Without the tunnel") ? 0
+          : plateau ? Math.min(1e9, 0.5e9 * clients) : 0.5e9 * clients;
+      double underlay = Math.min(2e9, 1e9 * baseline);
       long bytes = (long) (rate * (now - last) / 1e9);
+      long ulBytes = (long) (underlay * (now - last) / 1e9);
       t.addCounter("wt0", "tx_bytes", bytes);
       t.addCounter("wt0", "tx_packets", bytes / 1250);
+      t.addCounter("eth0", "tx_bytes", ulBytes);
+      t.addCounter("eth0", "tx_packets", ulBytes / 1500);
       long ticks = Math.max(1, (now - last) / 10_000_000);
       for (int c = 0; c < 4; c++) {
         t.addCpuTicks(c, ticks / 2, 0, 0, 0, 0, 0, ticks - ticks / 2, 0);
