@@ -461,7 +461,16 @@ class ClassifierTest {
       assertTrue(Double.isNaN(j.of(DOWNLOAD).utilization()));
       assertEquals(List.of(new AdviceItem(Advice.SCALE_UP, DOWNLOAD, Ground.BELOW_KNEE)), j.advice());
     }
-    assertTrue(Explainer.reason(c.observe(unknown), DOWNLOAD).contains("the last verdict"));
+    Judgement held = c.observe(unknown);
+    assertTrue(Explainer.reason(held, DOWNLOAD).contains("the last verdict"));
+    for (AdviceItem a : held.advice()) {
+      assertFalse(Explainer.advice(held, a).contains("NaN"), Explainer.advice(held, a));
+    }
+    Judgement idleUnknown = classifier().observe(kernel(8).throughput(Double.NaN, Double.NaN).build());
+    for (AdviceItem a : idleUnknown.advice()) {
+      String words = Explainer.advice(idleUnknown, a);
+      assertFalse(words.contains("NaN") || words.contains("0%"), "an unknown utilization is not 0 %: " + words);
+    }
     // Unknown samples moved no state: one idle sample does not end the debounced verdict.
     Observation idle = kernel(8).throughput(0, 0).coreBusy(cores(8, 0.05)).build();
     assertEquals(Verdict.CPU_BOUND, c.observe(idle).of(DOWNLOAD).verdict());
