@@ -59,6 +59,8 @@ public final class ConfigParser {
     def("netbird.command", "netbird", "the NetBird CLI");
     def("profile.max-duration", "10m", "'profile' gives up looking for a plateau after this long");
     def("profile.target", "LAN_HOST", "'profile': address of the iperf3 server behind the peer, for the printed commands");
+    def("profile.steps", "8", "'profile': load steps (clients) offered before giving up without a plateau (at least 3)");
+    def("profile.baseline", "", "'profile': underlay address of the same host, to measure the path without the tunnel too");
     def("config.file", "", "YAML file with any of these keys");
   }
 
@@ -263,7 +265,22 @@ public final class ConfigParser {
         get(v, "netbird.command"),
         rate(v, "underlay.flow-cap"),
         bool(v, "underlay.jumbo-path"),
-        Path.of(get(v, "path.cgroupfs")));
+        Path.of(get(v, "path.cgroupfs")),
+        optional(v, "profile.baseline"),
+        profileSteps(get(v, "profile.steps")));
+  }
+
+  private static int profileSteps(String s) throws ConfigException {
+    try {
+      int n = Integer.parseInt(s.strip());
+      if (n >= 3 && n <= 64) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // named below
+    }
+    // Three steps is the least that can show two steps adding load without a gain.
+    throw new ConfigException("profile.steps: '" + s + "' must be a whole number from 3 to 64");
   }
 
   private static boolean bool(Map<String, String> v, String key) throws ConfigException {

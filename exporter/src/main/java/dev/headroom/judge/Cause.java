@@ -9,6 +9,11 @@ package dev.headroom.judge;
 public enum Cause {
   /** No tunnel datapath: nothing to judge. */
   NO_DATAPATH("no_datapath", Verdict.HEADROOM),
+  /**
+   * No rate has been measured yet (the tunnel's counters unreadable or dropped as implausible): nothing is known
+   * to be bound. Once a rate was measured, an unknown one holds the last cause instead.
+   */
+  RATE_UNKNOWN("rate_unknown", Verdict.HEADROOM),
   /** Below the traffic floor: too little traffic to judge. */
   IDLE("idle", Verdict.HEADROOM),
   /** Carrying traffic with room left. */

@@ -130,6 +130,19 @@ class ConfigParserTest {
     assertEquals(125_000, Quantities.bitRateToBytes("1mbit", "k"), 1e-3);
   }
 
+  @Test
+  void profileStepsAndBaselineAreSettings() throws Exception {
+    Config c = ConfigParser.parse(new String[] {"--profile.steps=5", "--profile.baseline=192.0.2.7"}).config();
+    assertEquals(5, c.profileSteps());
+    assertEquals(java.util.Optional.of("192.0.2.7"), c.profileBaseline());
+    Config d = ConfigParser.parse(new String[0]).config();
+    assertEquals(8, d.profileSteps());
+    assertTrue(d.profileBaseline().isEmpty());
+    // Two steps cannot show two steps adding load without a gain after the first.
+    assertMessage(new String[] {"--profile.steps=2"}, "profile.steps: '2' must be a whole number from 3 to 64");
+    assertMessage(new String[] {"--profile.steps=many"}, "profile.steps");
+  }
+
   private static void assertMessage(String[] args, String fragment) {
     ConfigException e = assertThrows(ConfigException.class, () -> ConfigParser.parse(args), String.join(" ", args));
     assertTrue(e.getMessage().contains(fragment), "'" + e.getMessage() + "' should mention " + fragment);
