@@ -3,22 +3,15 @@ package dev.headroom.cmd;
 import dev.headroom.config.Config;
 import dev.headroom.config.ConfigException;
 import dev.headroom.config.ConfigParser;
+import dev.headroom.config.ParseLoader;
 import dev.headroom.serve.web.WebConfig;
-import dev.headroom.config.Flags;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.PositionalParamSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 
 /**
  * Entry point: {@code headroom [serve|check|profile|size] [flags]}; {@code serve} is the default. One picocli
- * command line for all of them: {@code headroom size --help} and {@code headroom serve --help} print that
- * command's flags, a mistyped flag or command is named with the nearest known one.
+ * command line for all of them ({@link CommandLines}): {@code headroom size --help} and {@code headroom serve
+ * --help} print that command's flags, a mistyped flag or command is named with the nearest known one.
  *
  * <p>Usage: {@code java -jar headroom.jar check --tunnel.interface=wt0}
  */
@@ -32,102 +25,27 @@ public final class Main {
     }
   }
 
-  /** Every command, with the line the top-level help lists it by; the order is the help's. */
-  private static final Map<String, String> COMMANDS = new LinkedHashMap<>();
-
-  static {
-    COMMANDS.put("serve", "Sample every --sample.interval and serve the metrics, the live page and the status API.");
-    COMMANDS.put("check", "Sample for --check.duration, print the reading in words; exit 1 without a tunnel interface.");
-    COMMANDS.put("profile", "Measure this peer's ceiling while iperf3 drives load; write it to --profile.file.");
-    COMMANDS.put("size", "How many routing peers and Networks carry the peak (see headroom size --help).");
-    COMMANDS.put("help", "Print a command's flags: headroom help size.");
-  }
-
   /**
-   * The command line for these arguments. Every command is known by name (for "did you mean" and the list in
-   * {@code --help}), but only the one that runs, or whose help is asked for, gets its flags: a start builds one
-   * set of options, not five (picocli's classes are Java 5 bytecode, which the class-data archive cannot hold, so
-   * what they allocate at start is paid in memory for the process's life).
+   * A parsed command line: the command to run and its settings given as flags, or {@code name} null when the
+   * parse already answered (help, version, a bad flag, {@code size}) with exit code {@code exit}. JDK types only,
+   * so keeping it keeps nothing of the loader that parsed it.
    */
-  static CommandLine commandLine(String[] args) {
-    String named = args.length > 0 && COMMANDS.containsKey(args[0]) ? args[0] : null;
-    String full = named;
-    if ("help".equals(named)) {
-      full = args.length > 1 && COMMANDS.containsKey(args[1]) ? args[1] : null;
+  public record Command(String name, Map<String, String> flags, int exit) {
+    /** A command line that was answered while parsing. */
+    public static Command exit(int code) {
+      return new Command(null, Map.of(), code);
     }
-    CommandSpec top = Flags.command("headroom",
-        "Per-direction headroom of a WireGuard routing peer, for Prometheus. Without a command: serve.");
-    if (full == null) {
-      ConfigParser.withSettings(top); // the flags of the default command, serve
-    }
-    CommandLine.IVersionProvider version = () -> new String[] {"headroom " + Version.get()}; // read only if asked
-    top.versionProvider(version);
-    CommandLine cl = Flags.commandLine(top, true);
-    for (Map.Entry<String, String> c : COMMANDS.entrySet()) {
-      String name = c.getKey();
-      CommandSpec spec;
-      if (!name.equals(full)) {
-        spec = CommandSpec.create().name(name);
-        spec.usageMessage().description(c.getValue());
-      } else if (name.equals("size")) {
-        spec = SizeCommand.spec();
-      } else {
-        spec = ConfigParser.withSettings(Flags.command(name, c.getValue()));
-      }
-      if (name.equals("help")) {
-        spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("0..1").type(String.class)
-            .build());
-      }
-      spec.versionProvider(version);
-      cl.addSubcommand(name, Flags.commandLine(spec, !name.equals("size")));
-    }
-    return cl;
   }
 
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    CommandLine cl = commandLine(args);
-    PrintWriter helpOut = new PrintWriter(out, true);
-    cl.setOut(helpOut);
-    ParseResult top;
-    try {
-      top = cl.parseArgs(args);
-    } catch (ParameterException e) {
-      CommandLine at = e.getCommandLine();
-      String who = at.getCommandSpec().qualifiedName();
-      err.println(who + ": " + Flags.message(e));
-      if (at.getCommandName().equals("size")) {
-        at.usage(err);
-      } else {
-        err.println("see '" + who + " --help'");
-      }
-      return 2;
+    // picocli parses in a loader of its own that nothing references afterwards (ParseLoader).
+    Command parsed = (Command) ParseLoader.call("dev.headroom.cmd.CommandLines", "parse", args, out, err);
+    if (parsed.name() == null) {
+      return parsed.exit();
     }
-    Integer helped = CommandLine.executeHelpRequest(top); // --help, --version
-    if (helped != null) {
-      helpOut.flush();
-      return helped;
-    }
-    ParseResult leaf = top.hasSubcommand() ? top.subcommand() : top;
-    if (leaf != top && leaf.commandSpec().name().equals("help")) {
-      String of = leaf.matchedPositionals().isEmpty() ? null : leaf.matchedPositionals().get(0).getValue();
-      if (of != null && !COMMANDS.containsKey(of)) {
-        err.println("headroom help: unknown command '" + of + "' (commands: " + String.join(", ", COMMANDS.keySet())
-            + ")");
-        return 2;
-      }
-      (of == null ? cl : cl.getSubcommands().get(of)).usage(out);
-      return 0;
-    }
-    String command = leaf == top ? "serve" : leaf.commandSpec().name();
-    if (command.equals("size")) {
-      return SizeCommand.run(leaf, out, err);
-    }
-    // Flags before the command word and after it both count; those after it win.
-    Map<String, String> flags = new LinkedHashMap<>(ConfigParser.flags(top));
-    if (leaf != top) {
-      flags.putAll(ConfigParser.flags(leaf));
-    }
+    String command = parsed.name();
+    Map<String, String> flags = parsed.flags();
     Config config;
     try {
       config = ConfigParser.load(flags);
@@ -170,6 +88,9 @@ public final class Main {
       err.println("headroom: cannot serve on " + config.listenHost() + ":" + config.listenPort() + ": " + rootMessage(e));
       return 1;
     }
+    // One full collection now unloads the parse's loader with picocli's classes and returns their metaspace;
+    // left to itself, a small heap under the serial collector may not see a full collection for days.
+    System.gc();
     return ServeProcess.run(flags, config, web, running);
   }
 

@@ -14,13 +14,10 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 
 /**
  * The daemon's settings: one list ({@link #SETTINGS}) from which come both the flags, in Prometheus exporter
- * style ({@code --key=value} or {@code --key value}, parsed by {@link Flags}), and the keys of the optional YAML
+ * style ({@code --key=value} or {@code --key value}, parsed by picocli in {@link SettingFlags}), and the keys of the optional YAML
  * file named by {@code --config.file} (the same names without dashes; nested maps are joined with dots). Flags
  * beat the file; the file beats defaults. Both go through the same conversion, so a bad value gets the same error
  * naming the key and the value whichever way it came. Unknown keys and bad values are errors.
@@ -73,38 +70,12 @@ public final class ConfigParser {
 
   private ConfigParser() {}
 
-  /**
-   * Adds one flag per setting to a command that runs the sampler ({@code serve}, {@code check}, {@code profile}):
-   * the same list, names and defaults the config file takes, so the two cannot drift apart.
-   */
-  public static CommandSpec withSettings(CommandSpec spec) {
-    for (Map.Entry<String, String[]> e : SETTINGS.entrySet()) {
-      String d = e.getValue()[0];
-      Flags.option(spec, "--" + e.getKey(), "VALUE", e.getValue()[1] + (d.isEmpty() ? "" : " (default " + d + ")"));
-    }
-    return spec;
-  }
-
-  /** The settings given as flags in one parse: key (without dashes) to value. */
-  public static Map<String, String> flags(ParseResult pr) {
-    Map<String, String> out = new LinkedHashMap<>();
-    Flags.values(pr).forEach((name, value) -> {
-      if (name.startsWith("--") && SETTINGS.containsKey(name.substring(2))) {
-        out.put(name.substring(2), value);
-      }
-    });
-    return out;
-  }
-
   /** Parses a command line of setting flags only (no command word), then loads the configuration. */
+  @SuppressWarnings("unchecked")
   public static Parsed parse(String[] args) throws ConfigException {
-    ParseResult pr;
-    try {
-      pr = Flags.commandLine(withSettings(Flags.command("headroom", "")), true).parseArgs(args);
-    } catch (ParameterException e) {
-      throw new ConfigException(Flags.message(e));
-    }
-    Map<String, String> flags = flags(pr);
+    // picocli parses in a loader of its own, so a daemon started this way does not keep it (ParseLoader).
+    Map<String, String> flags = (Map<String, String>) ParseLoader.call("dev.headroom.config.SettingFlags", "parse",
+        (Object) args);
     return new Parsed(load(flags), flags);
   }
 
@@ -181,8 +152,13 @@ public final class ConfigParser {
 
   /** The nearest known key, found the way a mistyped flag's is, so both get the same suggestion. */
   private static String suggestion(String key) {
-    String flag = Flags.nearest(withSettings(Flags.command("headroom", "")), "--" + key);
-    return flag.isEmpty() ? "" : "; did you mean '" + flag.substring(2) + "'?";
+    String near;
+    try {
+      near = (String) ParseLoader.call("dev.headroom.config.SettingFlags", "nearest", key);
+    } catch (ConfigException e) {
+      throw new IllegalStateException(e); // nearest declares none
+    }
+    return near.isEmpty() ? "" : "; did you mean '" + near + "'?";
   }
 
   private static Config build(Map<String, String> v) throws ConfigException {
