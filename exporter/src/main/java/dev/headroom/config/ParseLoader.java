@@ -34,10 +34,10 @@ public final class ParseLoader extends ClassLoader {
 
   /**
    * Calls the public static method {@code method} of {@code className} (one of {@link #OWN}) in a new loader and
-   * returns its result; a {@link ConfigException} it throws is thrown as is.
+   * returns its result; a {@link ConfigException} it throws is thrown again with the same message.
    */
   public static Object call(String className, String method, Object... args) throws ConfigException {
-    ParseLoader loader = new ParseLoader(ParseLoader.class.getClassLoader());
+    ParseLoader loader = create();
     last = new WeakReference<>(loader);
     try {
       Class<?> c = loader.loadClass(className);
@@ -50,7 +50,9 @@ public final class ParseLoader extends ClassLoader {
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause();
       if (cause instanceof ConfigException ce) {
-        throw ce;
+        // A new one with the same words: the thrown one's stack trace holds the parse's classes, and with them
+        // this loader, for as long as anyone keeps the exception.
+        throw new ConfigException(ce.getMessage());
       }
       if (cause instanceof RuntimeException re) {
         throw re;
@@ -62,6 +64,11 @@ public final class ParseLoader extends ClassLoader {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot load the command line: " + e, e);
     }
+  }
+
+  /** A new loader over the application's class path. */
+  static ParseLoader create() {
+    return new ParseLoader(ParseLoader.class.getClassLoader());
   }
 
   /** The loader of the latest {@link #call}, weakly: cleared once it and picocli's classes can be unloaded. */
