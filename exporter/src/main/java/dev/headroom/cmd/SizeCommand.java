@@ -85,7 +85,7 @@ public final class SizeCommand {
     }
   }
 
-  /** The {@code size} command's flags, for {@link Main}'s command line and {@link #run(String[], PrintStream, PrintStream)}. */
+  /** The {@code size} command's flags, for the command line ({@link CommandLines}) and {@link #run(String[], PrintStream, PrintStream)}. */
   static CommandSpec spec() {
     CommandSpec spec = Flags.command("size", "The four-step sizing method: how many routing peers and Networks"
         + " carry the peak, from users and their rate (given, or observed by the census in Prometheus) and one"

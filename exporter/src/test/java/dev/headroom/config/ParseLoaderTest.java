@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class ParseLoaderTest {
@@ -43,5 +48,25 @@ class ParseLoaderTest {
     // What a parse hands back is the application's: JDK types, the parent's exceptions and config types.
     assertEquals(ConfigException.class, loader.loadClass("dev.headroom.config.ConfigException"));
     assertEquals(ConfigParser.class, loader.loadClass("dev.headroom.config.ConfigParser"));
+  }
+
+  @Test
+  void everyClassThatNamesPicocliIsLoadedOnlyByTheParseLoader() throws Exception {
+    // A class outside ParseLoader.OWN that names picocli would load it through the application's loader, for good.
+    Path classes = Path.of(ParseLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    List<String> naming;
+    try (Stream<Path> files = Files.walk(classes)) {
+      naming = files.filter(f -> f.toString().endsWith(".class"))
+          .filter(f -> {
+            try {
+              return new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1).contains("picocli/");
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          })
+          .map(f -> classes.relativize(f).toString().replace('/', '.').replaceAll("(\\$.*)?\\.class$", ""))
+          .distinct().sorted().toList();
+    }
+    assertEquals(ParseLoader.OWN.stream().sorted().toList(), naming);
   }
 }
