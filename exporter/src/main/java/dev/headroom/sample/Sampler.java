@@ -41,8 +41,17 @@ public final class Sampler {
     this(settings, cpu, nanoClock, System::currentTimeMillis);
   }
 
-  /** With an explicit wall clock, so tests get the same timestamps every run. */
+  /** With an explicit wall clock, so tests get the same timestamps every run; the census on the caller's thread. */
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock) {
+    this(settings, cpu, nanoClock, wallClock, Runnable::run);
+  }
+
+  /**
+   * With the census run on {@code censusExecutor}: the daemon gives it a thread of its own, so a census that
+   * takes seconds never delays a sample (see {@link CensusCollector}).
+   */
+  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
+      java.util.concurrent.Executor censusExecutor) {
     this.nanoClock = nanoClock;
     this.wallClock = wallClock;
     NetInterfaceReader net = new NetInterfaceReader(settings.sysfs(), nanoClock);
@@ -51,7 +60,7 @@ public final class Sampler {
     this.cpu = new CpuCollector(cpu);
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
-    this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings);
+    this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
     this.peakDown = new PeakWindow(settings.peakSamples());
     this.peakUp = new PeakWindow(settings.peakSamples());
   }
