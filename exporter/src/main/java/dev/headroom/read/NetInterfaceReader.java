@@ -49,15 +49,7 @@ public final class NetInterfaceReader {
   public NetInterfaceReader(Path sysfsRoot, java.util.function.LongSupplier clock) {
     this.classNet = sysfsRoot.resolve("class/net");
     this.clock = clock;
-    this.holdOpen = isSysfsMount(classNet);
-  }
-
-  private static boolean isSysfsMount(Path dir) {
-    try {
-      return "sysfs".equals(Files.getFileStore(dir).type());
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
+    this.holdOpen = KernelFile.isKernelMount(classNet);
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.headroom.sample;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -89,14 +88,12 @@ public final class Sampler {
     scrapePeakDown.offer(down);
     scrapePeakUp.offer(up);
 
-    Map<String, SourceHealth> health = new LinkedHashMap<>();
-    health.put(TunnelCollector.SOURCE, t.health());
-    health.put(UnderlayCollector.SOURCE, u.link().health());
-    health.put(CpuCollector.SOURCE, c.health());
-    health.put(DatapathCpuCollector.SOURCE, d.health());
-    if (cs != null) {
-      health.put(CensusCollector.SOURCE, cs.health());
-    }
+    Map<String, SourceHealth> health = cs == null
+        ? Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
+            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health())
+        : Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
+            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health(),
+            CensusCollector.SOURCE, cs.health());
     boolean complete = hadBaseline;
     hadBaseline = true;
     double duration = (nanoClock.getAsLong() - start) / 1e9;

@@ -16,6 +16,8 @@ final class SourceHealthTracker {
   private boolean up = true;
   private long errors;
   private String lastError = "";
+  /** The last snapshot, handed out again while nothing changed: a healthy source allocates nothing. */
+  private SourceHealth snapshot;
 
   SourceHealthTracker(String source) {
     this.source = source;
@@ -42,6 +44,9 @@ final class SourceHealthTracker {
   }
 
   SourceHealth snapshot() {
-    return new SourceHealth(up, errors, lastError);
+    if (snapshot == null || snapshot.up() != up || snapshot.errors() != errors) {
+      snapshot = new SourceHealth(up, errors, lastError);
+    }
+    return snapshot;
   }
 }
