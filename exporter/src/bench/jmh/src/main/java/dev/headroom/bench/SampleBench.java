@@ -52,6 +52,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class SampleBench {
   private Path tree;
   private Sampler fixture;
+  private Path userspaceTree;
+  private Sampler fixtureUserspace;
   private Sampler live;
   private String fixtureStat;
   private String liveStat;
@@ -70,6 +72,12 @@ public class SampleBench {
     fixture = new Sampler(settings(sys, proc, "wt0", OptionalDouble.of(1.25e9)),
         new ProcStatCpuSource(sys, proc), System::nanoTime);
     fixture.sample(); // baseline, as the daemon's first tick
+    // A userspace datapath (NetBird's usual mode): its process's stat and affinity are read every sample.
+    userspaceTree = Fixtures.copy("userspace");
+    fixtureUserspace = new Sampler(settings(userspaceTree.resolve("sys"), userspaceTree.resolve("proc"), "wt0",
+        OptionalDouble.of(1.25e9)), new ProcStatCpuSource(userspaceTree.resolve("sys"), userspaceTree.resolve("proc")),
+        System::nanoTime);
+    fixtureUserspace.sample();
     // The real system, as the service samples it: OSHI for CPU, lo standing in for the tunnel.
     Path realSys = Path.of("/sys");
     Path realProc = Path.of("/proc");
@@ -94,6 +102,7 @@ public class SampleBench {
   @TearDown(Level.Trial)
   public void tearDown() {
     Fixtures.delete(tree);
+    Fixtures.delete(userspaceTree);
   }
 
   /** One sample of a kernel-WireGuard peer (4 cores) from the fixture tree, procfs CPU source. */
@@ -102,7 +111,16 @@ public class SampleBench {
     return fixture.sample();
   }
 
-  /** One sample of this machine as the service takes it (OSHI CPU source, real sysfs). */
+  /**
+   * One sample of a userspace-WireGuard peer from the fixture tree: as sampleFixtureKernel plus the datapath
+   * process's stat and status. Fixture files are not procfs, so every read here opens its file.
+   */
+  @Benchmark
+  public Sample sampleFixtureUserspace() {
+    return fixtureUserspace.sample();
+  }
+
+  /** One sample of this machine as the service takes it (procfs CPU source, real sysfs and procfs). */
   @Benchmark
   public Sample sampleLive() {
     return live.sample();
