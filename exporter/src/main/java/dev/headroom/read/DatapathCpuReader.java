@@ -27,6 +27,8 @@ public final class DatapathCpuReader {
   private final long rediscoverNanos;
 
   private List<Integer> pids = List.of();
+  private final java.nio.ByteBuffer commBuf = java.nio.ByteBuffer.allocate(256);
+  private final boolean procfsIsKernel;
   /** The stat and status files of the pids above, kept from sample to sample (see {@link KernelFile}). */
   private final java.util.Map<Integer, KernelFile[]> files = new java.util.HashMap<>();
   /** The last {@code Cpus_allowed_list} text and its parse, reused while the text stays the same. */
@@ -43,6 +45,7 @@ public final class DatapathCpuReader {
     this.iface = iface;
     this.processNames = List.copyOf(processNames);
     this.rediscoverNanos = rediscoverNanos;
+    this.procfsIsKernel = KernelFile.isKernelMount(procfsRoot);
   }
 
   /**
@@ -175,10 +178,8 @@ public final class DatapathCpuReader {
     String cryptName = "wg-crypt-" + iface;
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(procfs, p -> isPid(p.getFileName().toString()))) {
       for (Path dir : dirs) {
-        String comm;
-        try {
-          comm = Sysfs.read(dir.resolve("comm")).strip();
-        } catch (ReadException e) {
+        String comm = comm(dir.resolve("comm"));
+        if (comm == null) {
           continue; // exited while we looked
         }
         int pid = Integer.parseInt(dir.getFileName().toString());
@@ -216,6 +217,32 @@ public final class DatapathCpuReader {
           ? "softirq only (no napi/" + iface + "-N or " + cryptName + " thread seen)"
           : "softirq plus " + found.size() + " kernel threads: " + String.join(", ", foundNames.stream().sorted().toList());
     }
+  }
+
+  /**
+   * A task's name through a reused buffer, or null when it cannot be read (the task exited). Discovery reads
+   * one per task on the host every rediscovery period; the whole-file read helpers cost ~3 KB a task here.
+   * On the real procfs {@code comm} is always a regular file, so only a fixture root is checked first.
+   */
+  private String comm(Path file) {
+    commBuf.clear();
+    try {
+      if (!procfsIsKernel) {
+        Sysfs.requireRegularFile(file);
+      }
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ)) {
+        while (commBuf.hasRemaining() && ch.read(commBuf) > 0) {
+          // comm is one short line; a kworker's carries its workqueue, still far below the buffer
+        }
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    int end = commBuf.position();
+    while (end > 0 && Character.isWhitespace(commBuf.get(end - 1))) {
+      end--;
+    }
+    return new String(commBuf.array(), 0, end, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private boolean holdsTun(Path procDir, boolean[] readable) {

@@ -2,6 +2,8 @@ package dev.headroom.bench;
 
 import dev.headroom.read.CpuReading;
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.Datapath;
+import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.InterfaceReading;
 import dev.headroom.read.NetInterfaceReader;
 import dev.headroom.read.OshiCpuSource;
@@ -63,6 +65,7 @@ public class SampleBench {
   private NetInterfaceReader liveNet;
   private CpuSource oshi;
   private CpuSource liveProcStat;
+  private DatapathCpuReader liveDiscovery;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -87,6 +90,9 @@ public class SampleBench {
     liveNet = new NetInterfaceReader(realSys);
     oshi = new OshiCpuSource(realSys);
     liveProcStat = new ProcStatCpuSource(realSys, realProc);
+    // Rediscovery period 0: every read scans /proc, as the sampler does every 10 s while no datapath process
+    // is found (or for kernel WireGuard's workers); its cost per sample is this over 10.
+    liveDiscovery = new DatapathCpuReader(realProc, "lo", List.of("netbird", "wireguard-go"), 0);
     statPath = proc.resolve("stat");
     fixtureStat = Files.readString(statPath);
     liveStat = Files.readString(realProc.resolve("stat"));
@@ -142,6 +148,12 @@ public class SampleBench {
   @Benchmark
   public CpuReading partCpuProcStatLive() throws ReadException {
     return liveProcStat.read();
+  }
+
+  /** Part of sampleLive every 10 s: one scan of this machine's /proc for the datapath's process. */
+  @Benchmark
+  public DatapathCpuReader.DatapathCpu partDatapathDiscoveryLive() throws ReadException {
+    return liveDiscovery.read(Datapath.USERSPACE, System.nanoTime());
   }
 
   @Benchmark
