@@ -17,6 +17,9 @@ import time
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", "exporter", "scripts"))
+from checks import Checks  # noqa: E402
+
 KEYS = {
     "HeadroomNetworkOverOnePeer": ("network", "direction"),
     "HeadroomNetworkNoStandby": ("network", "severity"),
@@ -45,16 +48,7 @@ def main():
     a = ap.parse_args()
     exp = json.load(open(a.expect))
     meta = exp["meta"]
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-            print(f"ok - {what}")
-        else:
-            failed += 1
-            print(f"FAIL - {what}{': ' + detail if detail else ''}")
+    check = Checks("fleet-checks")
 
     def query(q):
         return get(a.url, "/api/v1/query", query=q)["result"]
@@ -128,8 +122,8 @@ def main():
         if time.time() > deadline:
             print(f"FAIL - rule groups did not evaluate {SETTLE_EVALS + SAMPLE_EVALS} times within "
                   f"{a.timeout:.0f}s: {({k: len(v) for k, v in seen.items()})}")
-            print(f"fleet-checks: {passed} passed, {failed + 1} failed")
-            return 1
+            check.failed += 1
+            return check.finish()
         time.sleep(1)
 
     # Durations: skip the settling evaluations, keep the rest.
@@ -157,8 +151,7 @@ def main():
     rules = sorted(((r.get("evaluationTime", 0), r["name"]) for g in groups for r in g["rules"]), reverse=True)
     print("fleet: slowest rules in the last evaluation: " +
           ", ".join(f"{n} {t * 1000:.0f} ms" for t, n in rules[:4]))
-    print(f"fleet-checks: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

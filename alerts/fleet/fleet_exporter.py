@@ -13,10 +13,10 @@ import argparse
 import os
 import sys
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_fleet  # noqa: E402
+from quiet_http import QuietHandler, serve  # noqa: E402
 
 
 def page(p, families, t):
@@ -57,7 +57,7 @@ def main():
                 for n, t, series in gen_fleet.families([p], origin, with_up=False)]
         by_name[p["instance"].split(":")[0]] = (p, fams)
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_GET(self):
             parts = self.path.strip("/").split("/")
             if len(parts) == 3 and parts[0] == "peers" and parts[2] == "metrics" and parts[1] in by_name:
@@ -70,18 +70,7 @@ def main():
                 return self.reply(200, page(p, fams, t).encode(), "text/plain; version=0.0.4")
             self.reply(404, b"no such path\n", "text/plain")
 
-        def reply(self, code, body, ctype):
-            self.send_response(code)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    host, port = a.listen.rsplit(":", 1)
-    ThreadingHTTPServer((host, int(port)), Handler).serve_forever()
+    serve(a.listen, Handler)
 
 
 if __name__ == "__main__":

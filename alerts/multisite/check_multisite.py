@@ -24,6 +24,9 @@ import time
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", "exporter", "scripts"))
+from checks import Checks  # noqa: E402
+
 RECORDS = ["network:headroom_peers:count", "network:headroom_peers_up:sum", "network:headroom_tunnel_bytes:rate5m",
            "network:headroom_ceiling_bytes_per_second:min", "network:headroom_utilization:ratio_rate5m",
            "site:headroom_tunnel_bytes:rate5m", "site:headroom_ceiling_bytes_per_second:sum",
@@ -121,22 +124,8 @@ def main():
     sites = dict(s.split("=", 1) for s in a.site)
     kill_name, kill_pid = a.kill.split("=")
     live_nets = {p["network"] for p in meta["live"]}
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-            print(f"ok - {what}")
-        else:
-            failed += 1
-            print(f"FAIL - {what}{': ' + str(detail)[:1500] if detail else ''}")
-        sys.stdout.flush()
-        return ok
-
-    def finish():
-        print(f"checks: {passed} passed, {failed} failed")
-        return 1 if failed else 0
+    check = Checks("checks")
+    finish = check.finish
 
     deadline = time.time() + a.timeout
 

@@ -6,8 +6,12 @@ Usage: webhook.py --listen 127.0.0.1:PORT --out received.jsonl     (runs until k
 """
 import argparse
 import json
+import os
+import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
+from quiet_http import QuietHandler, serve  # noqa: E402
 
 
 def main():
@@ -17,7 +21,7 @@ def main():
     a = ap.parse_args()
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             try:
@@ -26,20 +30,12 @@ def main():
                 payload = {"unparsable": body.decode(errors="replace")}
             with lock, open(a.out, "a") as f:
                 f.write(json.dumps({"path": self.path, "payload": payload}) + "\n")
-            self.send_response(200)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self.reply(200)
 
         def do_GET(self):      # readiness
-            self.send_response(200)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self.reply(200)
 
-        def log_message(self, *args):
-            pass
-
-    host, port = a.listen.rsplit(":", 1)
-    ThreadingHTTPServer((host, int(port)), Handler).serve_forever()
+    serve(a.listen, Handler)
 
 
 if __name__ == "__main__":

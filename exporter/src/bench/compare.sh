@@ -54,35 +54,25 @@ node_exporter="${NODE_EXPORTER:-prometheus-node-exporter}"
 usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "compare.sh: $*" >&2; exit 2; }
 
+. "$here/lib.sh"
+split_options "$@"; set -- "${OPTIONS[@]}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="${2:?--duration needs seconds}"; shift 2 ;;
-    --duration=*) duration="${1#*=}"; shift ;;
     --warmup) warmup="${2:?--warmup needs seconds}"; shift 2 ;;
-    --warmup=*) warmup="${1#*=}"; shift ;;
     --wrk-duration) wrk_duration="${2:?}"; shift 2 ;;
-    --wrk-duration=*) wrk_duration="${1#*=}"; shift ;;
     --wrk-rounds) wrk_rounds="${2:?}"; shift 2 ;;
-    --wrk-rounds=*) wrk_rounds="${1#*=}"; shift ;;
     --wrk-args) wrk_args="${2:?}"; shift 2 ;;
-    --wrk-args=*) wrk_args="${1#*=}"; shift ;;
     --java-opts) java_opts="${2?}"; shift 2 ;;
-    --java-opts=*) java_opts="${1#*=}"; shift ;;
     --jar) jar="${2:?}"; shift 2 ;;
-    --jar=*) jar="${1#*=}"; shift ;;
     --tunnel.interface) tunnel="${2:?}"; shift 2 ;;
-    --tunnel.interface=*) tunnel="${1#*=}"; shift ;;
     --json) json_out="${2:?}"; shift 2 ;;
-    --json=*) json_out="${1#*=}"; shift ;;
     --smoke) smoke=1; shift ;;
     --nmt) nmt=1; shift ;;
     --no-cds) cds=0; shift ;;
     --conns) conns="${2:?}"; shift 2 ;;
-    --conns=*) conns="${1#*=}"; shift ;;
     --census) census_list="${2:?}"; shift 2 ;;
-    --census=*) census_list="${1#*=}"; shift ;;
     --census-duration) census_duration="${2:?}"; shift 2 ;;
-    --census-duration=*) census_duration="${1#*=}"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -105,7 +95,6 @@ if [ "$nmt" = 1 ]; then
   java_opts="$java_opts -XX:NativeMemoryTracking=summary"
 fi
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
-. "$here/lib.sh"
 if [ "$cds" = 1 ]; then
   java_opts="$java_opts $(cds_opts "$jar" "$java_opts")"
 fi

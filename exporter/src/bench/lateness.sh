@@ -20,18 +20,15 @@ nice_level="$(sed -n 's/^Nice=\(-\{0,1\}[0-9]*\)$/\1/p' "$root/systemd/headroom.
 die() { echo "lateness.sh: $*" >&2; exit 2; }
 [ -n "$java_opts" ] || die "cannot read JAVA_OPTS from exporter/src/deb/bin/headroom"
 [ -n "$nice_level" ] || die "cannot read Nice= from systemd/headroom.service"
+. "$here/lib.sh"
+split_options "$@"; set -- "${OPTIONS[@]}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="${2:?}"; shift 2 ;;
-    --duration=*) duration="${1#*=}"; shift ;;
     --nice) nice_level="${2:?}"; shift 2 ;;
-    --nice=*) nice_level="${1#*=}"; shift ;;
     --java-opts) java_opts="${2?}"; shift 2 ;;
-    --java-opts=*) java_opts="${1#*=}"; shift ;;
     --jar) jar="${2:?}"; shift 2 ;;
-    --jar=*) jar="${1#*=}"; shift ;;
     --tunnel.interface) tunnel="${2:?}"; shift 2 ;;
-    --tunnel.interface=*) tunnel="${1#*=}"; shift ;;
     --smoke) duration=4; shift ;;
     -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -43,7 +40,6 @@ for tool in java python3 stress-ng nice; do
   command -v "$tool" >/dev/null 2>&1 || die "needs '$tool' on PATH (Debian: openjdk-17-jre-headless, python3, stress-ng, coreutils)"
 done
 [ -f "$jar" ] || die "no $jar: build it first with 'mvn -q -B -o package -Dmaven.test.skip=true'"
-. "$here/lib.sh"
 java_opts="$java_opts $(cds_opts "$jar" "$java_opts")"
 
 tmp="$(mktemp -d -t headroom-lateness.XXXXXX)"

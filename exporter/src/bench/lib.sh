@@ -1,4 +1,16 @@
-# Sourced by compare.sh and lateness.sh: what both need to start, stop and configure the processes they measure.
+# Sourced by compare.sh and lateness.sh: what both need to read their options and to start, stop and configure
+# the processes they measure.
+
+# split_options ARGS...: sets OPTIONS to ARGS with every --name=value split into --name value, so a script's
+# option loop needs one case per option and accepts both spellings, as headroom's own flags do.
+# Usage: split_options "$@"; set -- "${OPTIONS[@]}"
+split_options() {
+  OPTIONS=()
+  local a
+  for a in "$@"; do
+    if [[ "$a" == --*=* ]]; then OPTIONS+=("${a%%=*}" "${a#*=}"); else OPTIONS+=("$a"); fi
+  done
+}
 
 # stop_pid PID: TERM, wait up to 5 s, then KILL; only the process named by its id.
 stop_pid() {

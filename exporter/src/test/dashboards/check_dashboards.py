@@ -23,6 +23,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../..", "exporter", "scripts"))
+from checks import Checks  # noqa: E402
+
 # The uid each dashboard file must keep: links, bookmarks and provisioning depend on it.
 STABLE_UIDS = {"headroom-peer.json": "headroom-peer", "headroom-fleet.json": "headroom-fleet"}
 DS_REF = {"type": "prometheus", "uid": "${datasource}"}
@@ -37,18 +40,7 @@ GRAFANA_VARS = {"__rate_interval": "15s", "__interval": "2s", "__interval_ms": "
 RANGE_SECONDS = 120
 STEP_SECONDS = 2
 
-passed = failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {what}")
-    else:
-        failed += 1
-        print(f"FAIL - {what}{': ' + detail if detail else ''}")
-    return ok
+check = Checks("dashboards")
 
 
 def all_panels(panels):
@@ -230,15 +222,14 @@ def self_test(name, dash, uids):
              ("an undefined variable", undefined, "every $variable referenced is defined"),
              ("a duplicate panel id", dup, "unique ids"),
              ("a changed dashboard uid", uid, "stable uid")]
-    global passed, failed
     for what, mutate, expect in cases:
         dash_copy = copy.deepcopy(dash)
         mutate(dash_copy)
-        saved = passed, failed
+        saved = check.passed, check.failed
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             check_structure(name, dash_copy, uids)
-        passed, failed = saved
+        check.passed, check.failed = saved
         caught = [l for l in out.getvalue().splitlines() if l.startswith("FAIL") and expect in l]
         check(bool(caught), f"self-test: {name} with {what} is caught", "the structure checks passed it")
 
@@ -390,8 +381,7 @@ def main():
     if a.url:
         if not check(wait_for_data(a.url, a.instances, a.timeout),
                      f"Prometheus at {a.url} scrapes {a.instances} exporters and evaluates the rules"):
-            print(f"dashboards: {passed} passed, {failed} failed")
-            return 1
+            return check.finish()
         deadline = time.time() + a.timeout
         for path, dash in dashes.items():
             name = os.path.basename(path)
@@ -404,8 +394,7 @@ def main():
                 values = dict(values, **GRAFANA_VARS)
                 check_queries(a.url, name, dash, values, label, deadline)
 
-    print(f"dashboards: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 #              wtc1 10.199.2.3/24 ==== wt0 (a second WireGuard peer of the same wt0, over the ul1 veth pair)
 #
 # The clients reach the LAN subnet through their tunnels; the peer forwards between wt0 and lan0, like a
-# NetBird routing peer. The LAN host runs iperf3 servers on ports 5201..5204. Download (LAN -> client)
+# NetBird routing peer. The LAN host runs iperf3 servers on ports 5201..5206. Download (LAN -> client)
 # leaves the peer through wt0 (tunnel TX) and then through the peer's ul0 (underlay transmit). The second
 # client exists for the tunnel census (two tunnels on wt0) and stays idle unless a scenario drives it; its
 # underlay is the peer's ul1, so its traffic never shows in the peer's ul0 counters.
@@ -15,7 +15,7 @@
 # Usage (root): lab.sh up | down | status | restart-peer-tunnel
 # Env: HR_LAB_STATE (state dir, default /run/headroom-lab), HR_LAB_TUN (peer tunnel, default wt0),
 #      HR_LAB_CLIENT_TUN (client tunnel, default wtc0), HR_LAB_CLIENT2_TUN (second client, default wtc1),
-#      HR_LAB_IPERF_PORTS (default "5201 5202 5203 5204"),
+#      HR_LAB_IPERF_PORTS (default "5201 ... 5206"), HR_LAB_NS (namespace name prefix, default hr),
 #      HR_LAB_WG (userspace: wireguard-go, the default; kernel: the kernel module's tunnels, as the VM lab uses).
 #
 # wireguard-go keeps its UAPI socket at /var/run/wireguard/<iface>.sock, which is not per namespace, so the three
@@ -24,16 +24,18 @@
 # deletes the namespaces (which takes the veths and their tc qdiscs along) and the stale UAPI sockets.
 set -euo pipefail
 
-NS_CLIENT=hr-client
-NS_CLIENT2=hr-client2
-NS_PEER=hr-peer
-NS_LAN=hr-lan
+NS_PREFIX=${HR_LAB_NS:-hr}
+NS_CLIENT=$NS_PREFIX-client
+NS_CLIENT2=$NS_PREFIX-client2
+NS_PEER=$NS_PREFIX-peer
+NS_LAN=$NS_PREFIX-lan
 NAMESPACES="$NS_CLIENT $NS_CLIENT2 $NS_PEER $NS_LAN"
 STATE=${HR_LAB_STATE:-/run/headroom-lab}
 TUN=${HR_LAB_TUN:-wt0}
 CTUN=${HR_LAB_CLIENT_TUN:-wtc0}
 CTUN2=${HR_LAB_CLIENT2_TUN:-wtc1}
-IPERF_PORTS=${HR_LAB_IPERF_PORTS:-"5201 5202 5203 5204"}
+# Six servers: the profile scenario steps up to six clients, one port each, as `headroom profile` prints them.
+IPERF_PORTS=${HR_LAB_IPERF_PORTS:-"5201 5202 5203 5204 5205 5206"}
 WG_KIND=${HR_LAB_WG:-userspace}
 MTU=1280
 WG_PORT=51820

@@ -8,14 +8,15 @@
 #
 # Env: HEADROOM_JAR (default exporter/target/headroom.jar, built with mvn when missing),
 #      HR_LAB_RULES (default alerts/headroom-rules.yml, else the lab's stand-in rules),
-#      HR_LAB_OUT (report and logs, default lab-run/ at the repository root).
+#      HR_LAB_OUT (report and logs, default lab-run/ at the repository root),
+#      HR_LAB_ONLY (scenario numbers to run, e.g. "9"; default all), HR_LAB_NS (namespace prefix, default hr).
 set -uo pipefail
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$LAB_DIR/../../../.." && pwd)
 OUT=${HR_LAB_OUT:-$REPO/lab-run}
 JAR=${HEADROOM_JAR:-$REPO/exporter/target/headroom.jar}
-SCENARIOS=8
+SCENARIOS=9
 PY_PID=
 
 fail_all() {
@@ -82,7 +83,7 @@ started=$SECONDS
 
 # The scenarios run inside the peer's namespace, as headroom and Prometheus do: they reach both on the
 # namespace's loopback and read the tunnel's own sysfs counters there.
-ip netns exec hr-peer python3 "$LAB_DIR/scenarios.py" --jar "$JAR" --rules "$RULES" --out "$OUT" \
+ip netns exec "${HR_LAB_NS:-hr}-peer" python3 "$LAB_DIR/scenarios.py" --jar "$JAR" --rules "$RULES" --out "$OUT" \
   --lab "$LAB_DIR/lab.sh" &
 PY_PID=$!
 wait "$PY_PID"

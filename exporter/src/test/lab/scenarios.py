@@ -17,15 +17,18 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
 
-NS_CLIENT = "hr-client"
+# Namespace names as lab.sh makes them: HR_LAB_NS is their prefix (default hr).
+NS_PREFIX = os.environ.get("HR_LAB_NS", "hr")
+NS_CLIENT = f"{NS_PREFIX}-client"
 # The second client (lab.sh): idle except in the census scenario, so the other scenarios see one busy tunnel.
-NS_CLIENT2 = "hr-client2"
+NS_CLIENT2 = f"{NS_PREFIX}-client2"
 PEER_TUN_ADDR = "10.199.2.1"
 LAN_HOST = "10.199.3.2"
 TUN = os.environ.get("HR_LAB_TUN", "wt0")
@@ -332,7 +335,7 @@ class Lab:
 
     # -- headroom and Prometheus
 
-    def start_headroom(self, line_rate):
+    def start_headroom(self, line_rate, profile=None):
         self.procs.stop("headroom")
         if ready_status() != 0:
             raise ScenarioError(f"something already answers on {HEADROOM_ADDR}")
@@ -344,8 +347,8 @@ class Lab:
                 "--sample.interval=1s",
                 f"--census.interval={CENSUS_INTERVAL}",
                 "--datapath.process=wireguard-go",
-                # A measured profile left on this machine must not move the ceilings: none is read.
-                f"--profile.file={os.path.join(self.out, 'no-such-ceiling.properties')}",
+                # A measured profile left on this machine must not move the ceilings: only the one given is read.
+                f"--profile.file={profile or os.path.join(self.out, 'no-such-ceiling.properties')}",
                 "--labels.network=lab", "--labels.site=lab"]
         log("headroom: " + " ".join(argv))
         self.procs.start("headroom", argv, append=True)
@@ -465,6 +468,9 @@ scrape_configs:
 
     def report(self):
         titles = self.titles or _TITLES
+        only = selected()
+        if only:
+            titles = {n: t for n, t in titles.items() if n in only}
         lines = [self.header(), ""]
         passed = failed = 0
         for n in sorted(titles):
@@ -881,11 +887,125 @@ scrape_configs:
         self.record(8, "Census", ok, expected, observed,
                     f"census followed {', '.join(tracked)}; scenario {time.monotonic() - t_start:.0f} s")
 
+    # How long `headroom profile` may run in the profile scenario: up to 6 steps of 15 s, with the JVM's start.
+    profile_max_seconds = 150
+    # How long serve, restarted with the profile's file under the same load, has to read the peer at its ceiling.
+    profile_serve_timeout = 50.0
+
+    def s9_profile(self):
+        """`headroom profile` against the lab tunnel, its printed steps carried out, then `serve` with its file."""
+        expected = ("profile: a plateau only after 2 or more added steps (declared at step >= 3), every printed step "
+                    "carried out, only download (the driven direction) written, with a named limit (not unknown); "
+                    f"serve with that file under the same load: download bound (not headroom) at >= 90 % of the "
+                    f"profile ceiling (ceiling_source profile) within {self.profile_serve_timeout:.0f} s")
+        pid = wg_peer_pid(self.state_dir)
+        core = str(os.cpu_count() - 1)
+        allowed = f"0-{os.cpu_count() - 1}"
+        ceiling_file = os.path.join(self.out, "profile-ceiling.properties")
+        if os.path.exists(ceiling_file):
+            os.remove(ceiling_file)
+        # One sampler at a time on a small machine: the serving headroom comes back with the profile's file.
+        self.procs.stop("headroom")
+        # The datapath on one core, as the CPU-bound scenario pins it: its ceiling is that core, so the plateau is
+        # the peer's and not the load generator's (which has the other core).
+        run(["taskset", "-a", "-p", "-c", core, str(pid)])
+        t_start = time.monotonic()
+        started = []
+        try:
+            argv = self.java + ["-jar", self.args.jar, "profile", f"--tunnel.interface={TUN}",
+                                f"--underlay.interface={UNDERLAY}", f"--underlay.line-rate={LINE_RATE}",
+                                # The census as serve runs it: its UAPI reads cost the pinned datapath core too.
+                                "--sample.interval=1s", f"--census.interval={CENSUS_INTERVAL}",
+                                "--netbird.interval=0s",
+                                "--datapath.process=wireguard-go", f"--profile.file={ceiling_file}",
+                                f"--profile.target={LAN_HOST}", "--profile.steps=6",
+                                f"--profile.max-duration={self.profile_max_seconds}s"]
+            log("profile: " + " ".join(argv))
+            p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True, bufsize=1)
+            self.procs.procs["profile"] = p
+            with open(os.path.join(self.out, "pids", "profile.pid"), "w") as f:
+                f.write(str(p.pid))
+            # Bounded: profile stops itself at its max duration; this ends it if it does not.
+            watchdog = threading.Timer(self.profile_max_seconds + 60, p.kill)
+            watchdog.start()
+            lines = []
+            step_re = re.compile(r"^Step (\d+): start client \d+: iperf3 -c (\S+) -p (\d+) -R -P (\d+)")
+            with open(os.path.join(self.out, "profile.log"), "w") as plog:
+                for line in p.stdout:
+                    line = line.rstrip("\n")
+                    lines.append(line)
+                    plog.write(line + "\n")
+                    plog.flush()
+                    m = step_re.match(line)
+                    if not m:
+                        continue
+                    n, host, port, streams = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+                    name = f"iperf-profile-{n}"
+                    self.procs.start(name, ["ip", "netns", "exec", NS_CLIENT, "iperf3", "-c", host, "-p", port,
+                                            "-R", "-P", streams, "-t", "600", "--connect-timeout", "3000"])
+                    started.append(n)
+                    # Enter once the client runs, as the operator would.
+                    p.stdin.write("\n")
+                    p.stdin.flush()
+            rc = p.wait(30)
+            watchdog.cancel()
+            self.procs.stop("profile")
+            text = "\n".join(lines)
+            plateau = re.search(r"download: plateau at ([0-9.]+) Gbps after (\d+) steps, limited by (\S+)", text)
+            props = read_properties(ceiling_file) if os.path.exists(ceiling_file) else {}
+            after = int(plateau.group(2)) if plateau else 0
+            down = float(props.get("download.bytes_per_second", "0"))
+            limit = props.get("download.limit", "")
+            ok_profile = (rc == 0 and plateau is not None and after >= 3 and started == list(range(1, after + 1))
+                          and down > 0 and "upload.bytes_per_second" not in props and limit not in ("", "unknown"))
+            steps_seen = [ln for ln in lines if ln.startswith("step ")]
+            obs = (f"profile exit {rc}; clients started {started}; step levels {steps_seen}; plateau "
+                   f"{plateau.group(0) if plateau else 'none'}; file {props or 'not written'}")
+            if not ok_profile:
+                self.record(9, "Profile", False, expected, obs, f"{time.monotonic() - t_start:.0f} s")
+                return
+            # The same load still runs: serve reads the peer against the measured ceiling.
+            self.start_headroom(LINE_RATE, profile=ceiling_file)
+            t0 = time.monotonic()
+            seen = []
+
+            def bound_at_ceiling():
+                st = status_json()
+                if not st or "verdict" not in st:
+                    return False
+                v = st["verdict"]["download"]
+                seen.append((v["verdict"], v["cause"], v["ceiling_source"], v["utilization"]))
+                return (v["ceiling_source"] == "profile" and v["verdict"] != "headroom"
+                        and (v["utilization"] or 0) >= 0.9)
+
+            # A fresh JVM compiles for its first seconds on both cores, the datapath's included: the timeout covers
+            # that warm-up as well as the verdict's debounce.
+            got, _ = wait_until("serve reads download bound at the profiled ceiling", bound_at_ceiling,
+                                self.profile_serve_timeout, interval=0.5)
+            last = seen[-1] if seen else None
+            ok = got is not None
+            utils = sorted(u for (_, _, _, u) in seen if u is not None)
+            spread = (f"utilization min {utils[0]:.2f} median {utils[len(utils) // 2]:.2f} max {utils[-1]:.2f} over "
+                      f"{len(utils)} readings") if utils else "no readings"
+            obs += (f"; serve: {'reached' if ok else 'not reached'} after {time.monotonic() - t0:.1f} s, last reading "
+                    f"verdict/cause/ceiling source/utilization {last}, {spread}; profile ceiling "
+                    f"{down * 8 / 1e9:.3f} Gbps, limit {limit}")
+            self.record(9, "Profile", ok, expected, obs, f"{time.monotonic() - t_start:.0f} s")
+        finally:
+            self.procs.stop("profile")
+            for n in started:
+                self.procs.stop(f"iperf-profile-{n}")
+            run(["taskset", "-a", "-p", "-c", allowed, str(pid)], check=False)
+
     def run(self):
         self.start_headroom(LINE_RATE)
         self.start_prometheus()
         steps = [self.s5_idle_and_light, self.s1_s2_s7_direction_accuracy_datapath, self.s8_census,
-                 self.s4_cpu_bound, self.s6_restart, self.s3_link_bound]
+                 self.s4_cpu_bound, self.s6_restart, self.s3_link_bound, self.s9_profile]
+        only = selected()
+        if only:
+            steps = [st for st in steps if set(_STEP_SCENARIOS[st.__name__]) & only]
         for step in steps:
             try:
                 step()
@@ -904,9 +1024,26 @@ scrape_configs:
 
 
 _TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load", 6: "Restart",
-           7: "Datapath", 8: "Census"}
+           7: "Datapath", 8: "Census", 9: "Profile"}
 _STEP_SCENARIOS = {"s5_idle_and_light": [5], "s1_s2_s7_direction_accuracy_datapath": [1, 2, 7],
-                   "s8_census": [8], "s4_cpu_bound": [4], "s6_restart": [6], "s3_link_bound": [3]}
+                   "s8_census": [8], "s4_cpu_bound": [4], "s6_restart": [6], "s3_link_bound": [3], "s9_profile": [9]}
+
+
+def selected():
+    """The scenario numbers HR_LAB_ONLY names (e.g. "9" or "4,9"); empty: all."""
+    text = os.environ.get("HR_LAB_ONLY", "").strip()
+    return {int(x) for x in re.split(r"[,\s]+", text) if x} if text else set()
+
+
+def read_properties(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#") and "=" in line:
+                k, v = line.split("=", 1)
+                out[k.strip()] = v.strip()
+    return out
 
 
 def iperf_bounds(res):

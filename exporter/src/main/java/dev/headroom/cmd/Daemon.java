@@ -20,6 +20,7 @@ import java.nio.file.attribute.FileTime;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
+import dev.headroom.sample.SourceHealthTracker;
 import dev.headroom.serve.Published;
 import dev.headroom.serve.SamplerTiming;
 import java.util.concurrent.Executors;
@@ -51,7 +52,9 @@ public final class Daemon implements AutoCloseable {
   private final CpuQuota quota;
   private final double flowCap;
   private final boolean jumboPath;
-  private String quotaProblem;
+  /** The quota's source name in headroom_source_up / headroom_source_errors_total and /-/ready. */
+  public static final String QUOTA_SOURCE = "cpu_quota";
+  private final SourceHealthTracker quotaHealth = new SourceHealthTracker(QUOTA_SOURCE);
   /** The quota last read, and when: it changes only by an operator's hand, so it is re-read every 10 s, not per sample. */
   private double quotaCores = Double.NaN;
   private long quotaReadAt;
@@ -145,7 +148,9 @@ public final class Daemon implements AutoCloseable {
           classifier.setProfile(loadProfile());
         }
       }
-      Judgement j = classifier.observe(Observations.from(s, cpuQuota(s.monotonicNanos()), flowCap, jumboPath));
+      double quotaNow = cpuQuota(s.monotonicNanos());
+      s = s.withSource(QUOTA_SOURCE, quotaHealth.snapshot());
+      Judgement j = classifier.observe(Observations.from(s, quotaNow, flowCap, jumboPath));
       Published p = new Published(s, j, peaks, netbird.get(), timing);
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
@@ -163,7 +168,10 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
-  /** The cgroup CPU quota in cores, NaN for none; a bad file is logged once and read as no quota. */
+  /**
+   * The cgroup CPU quota in cores, NaN for none; a bad file is read as no quota, logged once, counted and exposed
+   * as source {@value #QUOTA_SOURCE} like the sampler's sources.
+   */
   private double cpuQuota(long now) {
     if (quotaRead && now - quotaReadAt < PROFILE_CHECK_NANOS) {
       return quotaCores;
@@ -172,9 +180,9 @@ public final class Daemon implements AutoCloseable {
     quotaReadAt = now;
     try {
       quotaCores = quota.cores();
-      quotaProblem = null;
+      quotaHealth.ok();
     } catch (ReadException e) {
-      quotaProblem = warnOnce(quotaProblem, "ignoring the CPU quota", e);
+      quotaHealth.failed(e.getMessage() + " (the CPU quota is ignored)");
       quotaCores = Double.NaN;
     }
     return quotaCores;

@@ -1,41 +1,63 @@
 package dev.headroom.cmd;
 
 import dev.headroom.config.Config;
+import dev.headroom.judge.ArmCost;
 import dev.headroom.judge.MeasuredProfile;
-import dev.headroom.judge.PlateauDetector;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ProfileSession;
+import dev.headroom.read.CpuQuota;
+import dev.headroom.read.ReadException;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.InterfaceTracker;
 import dev.headroom.sample.Sample;
 import dev.headroom.serve.Published;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code headroom profile}: measures this peer's ceiling the way the sizing guide does by hand. It prints
- * the iperf3 commands that drive load, watches the tunnel while the operator adds load, stops when
- * throughput stops rising, and writes the ceiling with what limited it and the conditions it was measured
- * under. Ctrl-C keeps what was measured so far.
+ * {@code headroom profile}: measures this peer's ceiling the way the sizing guide does by hand. It prints one
+ * iperf3 client per step (its own port), waits for Enter once the client runs (without input, a step starts when
+ * it is printed), and stops when two steps in a row raise throughput by less than 5 % ({@link ProfileSession}).
+ * It writes the ceiling of each driven direction with what limited it, keeping an earlier ceiling of the other.
+ * With {@code --profile.baseline=HOST} it then steps the same clients to the host over the underlay and reports
+ * what the tunnel keeps of that path and the CPU each arm spends. Ctrl-C keeps what was measured so far.
  *
- * <p>Usage: {@code int code = ProfileCommand.run(config, System.out, System.err, stopFlag);}
+ * <p>Usage: {@code int code = ProfileCommand.run(config, System.in, System.out, System.err, stopFlag);}
  */
 public final class ProfileCommand {
   /** Exit code of a run that found no plateau in any direction. */
   public static final int NO_PLATEAU = 3;
+  /** iperf3's default port; client N uses FIRST_PORT + N - 1, one server each. */
+  static final int FIRST_PORT = 5201;
 
   private ProfileCommand() {}
 
   public static int run(Config config, PrintStream out, PrintStream err, AtomicBoolean stop)
       throws InterruptedException {
+    return run(config, System.in, out, err, stop);
+  }
+
+  /** As {@link #run(Config, PrintStream, PrintStream, AtomicBoolean)}, confirming steps by lines read from {@code in}. */
+  public static int run(Config config, InputStream in, PrintStream out, PrintStream err, AtomicBoolean stop)
+      throws InterruptedException {
     BlockingQueue<Published> samples = new LinkedBlockingQueue<>();
-    ProfileSession session;
+    Confirmations steps = new Confirmations(in);
+    ProfileSession tunnel;
+    Optional<ProfileSession> baseline = Optional.empty();
     try (Daemon daemon = Daemon.start(config)) {
       daemon.addListener(samples::add);
       Published first = firstComplete(samples);
@@ -44,32 +66,20 @@ public final class ProfileCommand {
         err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "': start NetBird first");
         return 1;
       }
-      printInstructions(out, config, s0);
-      // Windows scale with the interval so a faster sampler needs proportionally less time per window.
-      double window = 10 * config.sampleInterval().toMillis() / 1000.0;
-      session = new ProfileSession(s0.datapath(), s0.onlineCores(), s0.tunnel().mtu(),
-          () -> new PlateauDetector(window, 0.05, 0.90, 3));
+      double quota = quota(config, err);
+      ProfileSession.Settings settings = ProfileSession.Settings.forInterval(
+          config.sampleInterval().toMillis() / 1000.0, config.profileSteps());
+      printInstructions(out, config, s0, quota);
       long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
-      boolean tty = System.console() != null;
-      long lastPrint = 0;
-      while (!stop.get() && System.nanoTime() < deadline && !session.done()) {
-        Published p = samples.poll(200, TimeUnit.MILLISECONDS);
-        // An interval whose rate is unknown (unreadable or implausible counters) is no point on the curve.
-        if (p == null || !p.sample().complete() || Double.isNaN(p.sample().throughput(Direction.DOWNLOAD))
-            || Double.isNaN(p.sample().throughput(Direction.UPLOAD))) {
-          continue;
-        }
-        Sample s = p.sample();
-        session.add(new ProfileSession.Sample(s.monotonicNanos() / 1e9, s.throughput(Direction.DOWNLOAD),
-            s.throughput(Direction.UPLOAD), s.cores().stream().filter(Core::online).mapToDouble(Core::busy).toArray(),
-            s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD)));
-        if (tty) {
-          out.print("\r" + session.progressLine() + "   ");
-          out.flush();
-        } else if (s.monotonicNanos() - lastPrint >= 5_000_000_000L) {
-          out.println(session.progressLine());
-          lastPrint = s.monotonicNanos();
-        }
+      tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
+      drive(tunnel, false, "Step", config.profileTarget(), samples, steps, out, stop, deadline);
+      if (config.profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
+        String host = config.profileBaseline().get();
+        out.printf("%nWithout the tunnel: stop the clients above; on %s run the same servers; then step the same"
+            + " clients to %s over the underlay.%n", host, host);
+        ProfileSession b = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
+        drive(b, true, "Baseline step", host, samples, steps, out, stop, deadline);
+        baseline = Optional.of(b);
       }
     }
     out.println();
@@ -77,21 +87,122 @@ public final class ProfileCommand {
       out.println("Stopped: keeping what was measured so far.");
     }
     for (Direction d : Direction.values()) {
-      out.println(session.result(d).summary());
+      out.println(tunnel.result(d).summary());
     }
-    Optional<MeasuredProfile> profile = session.toProfile(Instant.now());
-    if (profile.isEmpty()) {
-      out.println("No plateau in any direction: nothing written. Add load until throughput stops rising.");
+    Optional<ArmCost> tunnelCost = tunnel.cost();
+    tunnelCost.ifPresent(c -> out.println("through the tunnel: " + c.text()));
+    if (baseline.isPresent()) {
+      Optional<ArmCost> base = baseline.get().cost();
+      base.ifPresent(c -> out.println("without the tunnel: " + c.text()));
+      OptionalDouble kept = tunnelCost.isPresent() && base.isPresent() ? tunnelCost.get().retained(base.get())
+          : OptionalDouble.empty();
+      kept.ifPresent(k -> out.printf("the tunnel keeps %.0f%% of the path without it%n", 100 * k));
+    }
+    Optional<MeasuredProfile> measured = tunnel.toProfile(Instant.now());
+    if (measured.isEmpty()) {
+      out.println("No plateau in any driven direction: nothing written. Add load until two steps in a row raise"
+          + " throughput by less than 5 %.");
       return NO_PLATEAU;
     }
     try {
-      ProfileFile.write(config.profileFile(), profile.get());
+      MeasuredProfile earlier = null;
+      try {
+        earlier = ProfileFile.readIfPresent(config.profileFile()).orElse(null);
+      } catch (IOException e) {
+        err.println("headroom profile: replacing unreadable " + config.profileFile() + ": " + e.getMessage());
+      }
+      MeasuredProfile written = measured.get().keepingFrom(earlier);
+      ProfileFile.write(config.profileFile(), written);
+      out.println("Wrote " + config.profileFile() + ": measured " + directions(measured.get())
+          + (written.equals(measured.get()) ? "" : ", kept the earlier " + kept(measured.get(), written))
+          + "; 'headroom serve' uses it as this peer's ceiling.");
     } catch (IOException e) {
       err.println("headroom profile: cannot write " + config.profileFile() + ": " + e.getMessage());
       return 1;
     }
-    out.println("Wrote " + config.profileFile() + "; 'headroom serve' uses it as this peer's ceiling.");
     return 0;
+  }
+
+  /** Offers steps and feeds samples until the session is done, stopped, or out of time. */
+  private static void drive(ProfileSession session, boolean underlay, String word, String host,
+      BlockingQueue<Published> samples, Confirmations steps, PrintStream out, AtomicBoolean stop, long deadline)
+      throws InterruptedException {
+    boolean tty = System.console() != null;
+    boolean offered = false;
+    double now = Double.NaN;
+    long lastPrint = 0;
+    int measured = 0;
+    while (!stop.get() && System.nanoTime() < deadline && !session.done()) {
+      if (session.wantsStep() && !offered) {
+        steps.clear(); // before the offer is printed: an Enter answering it must count
+        int n = session.stepsBegun() + 1;
+        int port = FIRST_PORT + n - 1;
+        out.printf("%n%s %d: start client %d: iperf3 -c %s -p %d -R -P 4 -t 600 (download: the peer encrypts),"
+            + " or without -R (upload: the peer decrypts)%s%n", word, n, n, host, port,
+            steps.exhausted() ? "" : "; press Enter when it runs");
+        out.flush();
+        offered = true;
+      }
+      Published p = samples.poll(200, TimeUnit.MILLISECONDS);
+      if (p != null && p.sample().complete()) {
+        now = p.sample().monotonicNanos() / 1e9;
+      }
+      if (offered && session.wantsStep() && steps.confirmed() && !Double.isNaN(now)) {
+        session.beginStep(now);
+        offered = false;
+      }
+      // An interval whose rates are unknown (unreadable or implausible counters) is no point on the curve.
+      if (p == null || !p.sample().complete()) {
+        continue;
+      }
+      Sample s = p.sample();
+      session.add(toProfileInterval(s, underlay));
+      if (session.stepsBegun() > measured && (session.wantsStep() || session.done())) {
+        measured = session.stepsBegun();
+        out.println((tty ? "\r" : "") + session.stepLine());
+      } else if (tty) {
+        out.print("\r" + session.progressLine() + "   ");
+        out.flush();
+      } else if (s.monotonicNanos() - lastPrint >= 5_000_000_000L) {
+        out.println(session.progressLine());
+        lastPrint = s.monotonicNanos();
+      }
+    }
+  }
+
+  /** The sample as profile reads it: the tunnel's rates, or for the arm without the tunnel the underlay's. */
+  static ProfileSession.Interval toProfileInterval(Sample s, boolean underlay) {
+    List<Core> online = s.cores().stream().filter(Core::online).toList();
+    double down = underlay ? s.underlayTraffic().rate(InterfaceTracker.TX_BYTES) : s.throughput(Direction.DOWNLOAD);
+    double up = underlay ? s.underlayTraffic().rate(InterfaceTracker.RX_BYTES) : s.throughput(Direction.UPLOAD);
+    return new ProfileSession.Interval(s.monotonicNanos() / 1e9, down, up,
+        online.stream().mapToDouble(Core::busy).toArray(),
+        s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD), s.datapathAllowedBusy(),
+        cores(online, Core::user), cores(online, Core::system), cores(online, Core::softirq));
+  }
+
+  private static double cores(List<Core> online, java.util.function.ToDoubleFunction<Core> f) {
+    return online.isEmpty() ? Double.NaN : online.stream().mapToDouble(f).sum();
+  }
+
+  private static double quota(Config c, PrintStream err) {
+    try {
+      return new CpuQuota(c.cgroupfs()).cores();
+    } catch (ReadException e) {
+      err.println("headroom profile: ignoring the CPU quota: " + e.getMessage());
+      return Double.NaN;
+    }
+  }
+
+  private static String directions(MeasuredProfile p) {
+    return String.join(" and ", java.util.Arrays.stream(Direction.values())
+        .filter(d -> p.ceiling(d).isPresent()).map(Direction::label).toList());
+  }
+
+  private static String kept(MeasuredProfile measured, MeasuredProfile written) {
+    return String.join(" and ", java.util.Arrays.stream(Direction.values())
+        .filter(d -> measured.ceiling(d).isEmpty() && written.ceiling(d).isPresent()).map(Direction::label).toList())
+        + " ceiling";
   }
 
   /** The first sample with rates and cores (a failed CPU read has none), or the first without a tunnel. */
@@ -104,16 +215,53 @@ public final class ProfileCommand {
     }
   }
 
-  private static void printInstructions(PrintStream out, Config c, Sample s) {
+  private static void printInstructions(PrintStream out, Config c, Sample s, double quota) {
     String host = c.profileTarget();
-    out.printf("Profiling %s (%s datapath, %d cores, MTU %d). Drive load through the tunnel with iperf3 >= 3.16:%n",
-        c.tunnelInterface(), s.datapath().label(), s.onlineCores(), s.tunnel().mtu());
-    out.printf("  on %s, behind this peer, one server per client:   for p in 5201 5202 5203 5204; do iperf3 -s -D -p $p; done%n", host);
-    // One server serves one client at a time: client N uses port 5200+N, as the servers above listen.
-    for (int n = 1; n <= 4; n++) {
-      out.printf("  client %d: download (the peer encrypts) iperf3 -c %s -p %d -R -P 4 -t 600;"
-          + " or upload (the peer decrypts) iperf3 -c %s -p %d -P 4 -t 600%n", n, host, 5200 + n, host, 5200 + n);
+    out.printf("Profiling %s (%s datapath, %d cores%s, MTU %d). Drive load through the tunnel with iperf3 >= 3.16.%n",
+        c.tunnelInterface(), s.datapath().label(), s.onlineCores(),
+        Double.isNaN(quota) ? "" : String.format(" (quota %.2f)", quota), s.tunnel().mtu());
+    int last = FIRST_PORT + c.profileSteps() - 1;
+    // One server serves one client at a time: client N uses its own port, as these servers listen.
+    out.printf("On %s, behind this peer, one server per client:   for p in $(seq %d %d); do iperf3 -s -D -p $p; done%n",
+        host, FIRST_PORT, last);
+    out.println("Each step adds one client in the same direction; the run ends when two steps in a row raise"
+        + " throughput by less than 5 %. Ctrl-C keeps what was measured.");
+  }
+
+  /**
+   * Lines from the operator, each confirming that the offered step's load runs. At end of input (no terminal,
+   * a closed pipe) every offered step counts as confirmed: the step's settle time covers starting the client.
+   */
+  private static final class Confirmations {
+    private final AtomicInteger lines = new AtomicInteger();
+    private final AtomicBoolean eof = new AtomicBoolean();
+
+    Confirmations(InputStream in) {
+      Thread t = new Thread(() -> {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+          while (r.readLine() != null) {
+            lines.incrementAndGet();
+          }
+        } catch (IOException e) {
+          // An unreadable input is no input: steps start when offered.
+        }
+        eof.set(true);
+      }, "profile-input");
+      t.setDaemon(true);
+      t.start();
     }
-    out.println("Start one client, then add clients (one port each) until the rate stops rising. Ctrl-C keeps what was measured.");
+
+    /** Forgets Enter pressed before the step was offered: it confirmed nothing. */
+    void clear() {
+      lines.set(0);
+    }
+
+    boolean confirmed() {
+      return eof.get() || lines.get() > 0;
+    }
+
+    boolean exhausted() {
+      return eof.get();
+    }
   }
 }

@@ -5,6 +5,7 @@ import dev.headroom.config.ConfigException;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.serve.web.WebConfig;
 import dev.headroom.serve.web.WebConfigException;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.slf4j.Logger;
@@ -16,7 +17,7 @@ import sun.misc.Signal;
  * status 0; SIGHUP re-reads the command line's configuration (flags and {@code --config.file}) and the web
  * config file, as Prometheus and its exporters do.
  *
- * <p>Usage: {@code ServeProcess.trapSignals(); ... return ServeProcess.run(args, config, web, ServeCommand.start(config, web));}
+ * <p>Usage: {@code ServeProcess.trapSignals(); ... return ServeProcess.run(flags, config, web, ServeCommand.start(config, web));}
  *
  * <p>Why exit 0 on SIGTERM: the JVM's own handler runs the shutdown hooks and exits 128+15, which systemd,
  * Docker and runit record as a failure after every ordinary stop. Handling the signal here ends the same
@@ -37,13 +38,13 @@ final class ServeProcess {
   /** Filled by the signal handlers, from {@link #trapSignals()} on. */
   private static final BlockingQueue<Event> EVENTS = new LinkedBlockingQueue<>();
 
-  private final String[] args;
+  private final Map<String, String> flags;
   private Config config;
   private WebConfig web;
   private ServeCommand.Running running;
 
-  private ServeProcess(String[] args, Config config, WebConfig web, ServeCommand.Running running) {
-    this.args = args.clone();
+  private ServeProcess(Map<String, String> flags, Config config, WebConfig web, ServeCommand.Running running) {
+    this.flags = Map.copyOf(flags);
     this.config = config;
     this.web = web;
     this.running = running;
@@ -62,10 +63,11 @@ final class ServeProcess {
   /**
    * Serves until SIGTERM or SIGINT, reloading on SIGHUP; returns the exit status.
    *
-   * @param args the command line the configuration came from, parsed again on each reload
+   * @param flags the settings given as flags, applied again over the re-read config file on each reload
    */
-  static int run(String[] args, Config config, WebConfig web, ServeCommand.Running running) throws InterruptedException {
-    ServeProcess p = new ServeProcess(args, config, web, running);
+  static int run(Map<String, String> flags, Config config, WebConfig web, ServeCommand.Running running)
+      throws InterruptedException {
+    ServeProcess p = new ServeProcess(flags, config, web, running);
     // Anything else that ends the JVM (System.exit from a library, an OOM exit) still closes the server.
     Thread hook = new Thread(p::close, "headroom-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -81,7 +83,7 @@ final class ServeProcess {
     Config next;
     WebConfig nextWeb;
     try {
-      next = ConfigParser.parse(args).config();
+      next = ConfigParser.load(flags);
       nextWeb = ServeCommand.webConfig(next);
     } catch (ConfigException | WebConfigException e) {
       log.error("reload refused, the running configuration stays: {}", e.getMessage());

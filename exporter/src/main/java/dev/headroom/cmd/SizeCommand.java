@@ -3,6 +3,7 @@ package dev.headroom.cmd;
 import static dev.headroom.judge.Units.num;
 
 import dev.headroom.config.ConfigException;
+import dev.headroom.config.Flags;
 import dev.headroom.config.Quantities;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
@@ -13,15 +14,18 @@ import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code headroom size}: the four-step sizing method as a calculator. Peak demand = active users x per-user rate;
@@ -41,34 +45,34 @@ import java.util.Set;
 public final class SizeCommand {
   private SizeCommand() {}
 
-  static final String USAGE = """
-      usage: headroom size (--active-users N --per-user-mbps X | --from-prometheus URL [--network NAME]
-                            [--window 7d]) [--direction download|upload]
-                           (--vcpus N [--datapath kernel|userspace] | --capacity-gbps X | --profile-file PATH)
-                           [--line-rate 10gbit] [--mtu N] [--peers-per-network N]
+  /** The synopsis: which flags go together, which picocli's generated one cannot say. */
+  private static final String[] SYNOPSIS = {
+      "headroom size (--active-users N --per-user-mbps X",
+      "                     | --from-prometheus URL [--network NAME] [--window 7d])",
+      "                     [--direction download|upload]",
+      "                     (--vcpus N [--datapath kernel|userspace]",
+      "                      | --capacity-gbps X | --profile-file PATH)",
+      "                     [--line-rate 10gbit] [--mtu N] [--peers-per-network N]"};
 
-        --active-users N       users active at the busiest time (not enrolled users)
-        --per-user-mbps X      what one active user pulls (download) or pushes (upload), in Mbps
-        --from-prometheus URL  take what is not given above from the tunnel census in this Prometheus
-                               (base URL, e.g. http://prometheus:9090): the peak of simultaneously active
-                               tunnels and the mean rate per active tunnel in the chosen direction
-        --network NAME         with --from-prometheus: only peers whose --labels.network is NAME
-                               (default: all peers in that Prometheus together)
-        --window D             with --from-prometheus: how far back to look, a Prometheus duration
-                               (default 7d; e.g. 2h, 30d, 1w)
-        --direction D          download (users pull, the peer encrypts; default) or upload (the peer decrypts)
-        --vcpus N              size from the built-in reference table for a peer of N vCPUs
-        --datapath D           with --vcpus: kernel (default) or userspace (wireguard-go)
-        --capacity-gbps X      one peer's capacity in that direction, in Gbps, as you measured it
-        --profile-file PATH    one peer's capacity from a file written by `headroom profile`
-        --line-rate R          the peer's NIC (e.g. 1gbit, 10gbit): capacity is the smaller of CPU and NIC
-        --mtu N                tunnel MTU (default 1280; the reference scales for jumbo, the NIC carries more)
-        --peers-per-network N  routing peers per Network for failover (default 2)
-      """;
-
-  private static final Set<String> FLAGS = Set.of("--active-users", "--per-user-mbps", "--direction", "--vcpus",
-      "--datapath", "--capacity-gbps", "--profile-file", "--peers-per-network", "--from-prometheus", "--network",
-      "--window", "--line-rate", "--mtu");
+  /** Every flag with its value's name and help; the order is the help's. */
+  private static final String[][] FLAGS = {
+      {"--active-users", "N", "users active at the busiest time (not enrolled users)"},
+      {"--per-user-mbps", "X", "what one active user pulls (download) or pushes (upload), in Mbps"},
+      {"--from-prometheus", "URL", "take what is not given above from the tunnel census in this Prometheus (base URL,"
+          + " e.g. http://prometheus:9090): the peak of simultaneously active tunnels and the mean rate per active"
+          + " tunnel in the chosen direction"},
+      {"--network", "NAME", "with --from-prometheus: only peers whose --labels.network is NAME (default: all peers in"
+          + " that Prometheus together)"},
+      {"--window", "D", "with --from-prometheus: how far back to look, a Prometheus duration (default "
+          + "7d; e.g. 2h, 30d, 1w)"},
+      {"--direction", "D", "download (users pull, the peer encrypts; default) or upload (the peer decrypts)"},
+      {"--vcpus", "N", "size from the built-in reference table for a peer of N vCPUs"},
+      {"--datapath", "D", "with --vcpus: kernel (default) or userspace (wireguard-go)"},
+      {"--capacity-gbps", "X", "one peer's capacity in that direction, in Gbps, as you measured it"},
+      {"--profile-file", "PATH", "one peer's capacity from a file written by `headroom profile`"},
+      {"--line-rate", "R", "the peer's NIC (e.g. 1gbit, 10gbit): capacity is the smaller of CPU and NIC"},
+      {"--mtu", "N", "tunnel MTU (default 1280; the reference scales for jumbo, the NIC carries more)"},
+      {"--peers-per-network", "N", "routing peers per Network for failover (default 2)"}};
 
   /** Default --window: a week sees every weekday's peak. */
   static final String DEFAULT_WINDOW = "7d";
@@ -81,58 +85,45 @@ public final class SizeCommand {
     }
   }
 
-  /** Runs the calculator; returns the exit code. */
+  /** The {@code size} command's flags, for {@link Main}'s command line and {@link #run(String[], PrintStream, PrintStream)}. */
+  static CommandSpec spec() {
+    CommandSpec spec = Flags.command("size", "The four-step sizing method: how many routing peers and Networks"
+        + " carry the peak, from users and their rate (given, or observed by the census in Prometheus) and one"
+        + " peer's capacity (reference table, as measured, or a profile file).");
+    spec.usageMessage().customSynopsis(String.join("%n", SYNOPSIS) + "%n");
+    for (String[] f : FLAGS) {
+      Flags.option(spec, f[0], f[1], f[2]);
+    }
+    return spec;
+  }
+
+  /** Runs the calculator on the arguments after {@code size}; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    Map<String, String> flags;
+    CommandLine cl = Flags.commandLine(spec(), false);
+    cl.setOut(new PrintWriter(out, true));
+    ParseResult pr;
     try {
-      flags = parse(args);
-    } catch (UsageException e) {
-      err.println("headroom size: " + e.getMessage());
-      err.print(USAGE);
-      return 2;
+      pr = cl.parseArgs(args);
+    } catch (ParameterException e) {
+      return usageError(Flags.message(e), cl, err);
     }
-    if (flags.containsKey("--help")) {
-      out.print(USAGE);
-      return 0;
-    }
+    Integer helped = CommandLine.executeHelpRequest(pr);
+    return helped != null ? helped : run(pr, out, err);
+  }
+
+  /** Runs the calculator on parsed flags; returns the exit code. */
+  static int run(ParseResult pr, PrintStream out, PrintStream err) {
     try {
-      return size(flags, out, err);
+      return size(Flags.values(pr), out, err);
     } catch (UsageException e) {
-      err.println("headroom size: " + e.getMessage());
-      err.print(USAGE);
-      return 2;
+      return usageError(e.getMessage(), pr.commandSpec().commandLine(), err);
     }
   }
 
-  static Map<String, String> parse(String[] args) throws UsageException {
-    Map<String, String> flags = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--help") || a.equals("-h")) {
-        flags.put("--help", "");
-        continue;
-      }
-      String name = a;
-      String value = null;
-      int eq = a.indexOf('=');
-      if (a.startsWith("--") && eq > 0) {
-        name = a.substring(0, eq);
-        value = a.substring(eq + 1);
-      }
-      if (!FLAGS.contains(name)) {
-        throw new UsageException("unknown flag '" + a + "'");
-      }
-      if (value == null) {
-        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-          throw new UsageException(name + " needs a value");
-        }
-        value = args[++i];
-      }
-      if (flags.put(name, value) != null) {
-        throw new UsageException(name + " given twice");
-      }
-    }
-    return flags;
+  private static int usageError(String message, CommandLine cl, PrintStream err) {
+    err.println("headroom size: " + message);
+    cl.usage(err);
+    return 2;
   }
 
   private static int size(Map<String, String> f, PrintStream out, PrintStream err) throws UsageException {

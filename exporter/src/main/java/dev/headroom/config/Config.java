@@ -40,7 +40,9 @@ public record Config(
     String netbirdCommand,
     OptionalDouble underlayFlowCap,
     boolean underlayJumboPath,
-    Path cgroupfs) {
+    Path cgroupfs,
+    Optional<String> profileBaseline,
+    int profileSteps) {
 
   public Config {
     datapathProcesses = List.copyOf(datapathProcesses);

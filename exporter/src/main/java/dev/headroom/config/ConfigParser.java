@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,13 +14,18 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
- * Parses flags in Prometheus exporter style ({@code --key=value} or {@code --key value}) and the optional
- * YAML file named by {@code --config.file}, whose keys are the same names without dashes (nested maps are
- * joined with dots). Flags beat the file; the file beats defaults. Unknown keys and bad values are errors.
+ * The daemon's settings: one list ({@link #SETTINGS}) from which come both the flags, in Prometheus exporter
+ * style ({@code --key=value} or {@code --key value}, parsed by {@link Flags}), and the keys of the optional YAML
+ * file named by {@code --config.file} (the same names without dashes; nested maps are joined with dots). Flags
+ * beat the file; the file beats defaults. Both go through the same conversion, so a bad value gets the same error
+ * naming the key and the value whichever way it came. Unknown keys and bad values are errors.
  *
- * <p>Usage: {@code ConfigParser.Parsed p = ConfigParser.parse(new String[] {"--tunnel.interface=wt1"});}
+ * <p>Usage: {@code Config c = ConfigParser.parse(new String[] {"--tunnel.interface=wt1"}).config();}
  */
 public final class ConfigParser {
   /** Every setting with its default and help; the order is the help order. */
@@ -55,6 +59,8 @@ public final class ConfigParser {
     def("netbird.command", "netbird", "the NetBird CLI");
     def("profile.max-duration", "10m", "'profile' gives up looking for a plateau after this long");
     def("profile.target", "LAN_HOST", "'profile': address of the iperf3 server behind the peer, for the printed commands");
+    def("profile.steps", "8", "'profile': load steps (clients) offered before giving up without a plateau (at least 3)");
+    def("profile.baseline", "", "'profile': underlay address of the same host, to measure the path without the tunnel too");
     def("config.file", "", "YAML file with any of these keys");
   }
 
@@ -62,46 +68,73 @@ public final class ConfigParser {
     SETTINGS.put(key, new String[] {dflt, help});
   }
 
-  /** The configuration plus the arguments that were not flags (subcommand words). */
-  public record Parsed(Config config, List<String> positional) {}
+  /** The configuration plus the settings given as flags (without dashes), which a reload applies again. */
+  public record Parsed(Config config, Map<String, String> flags) {}
 
   private ConfigParser() {}
 
-  public static Parsed parse(String[] args) throws ConfigException {
-    Map<String, String> flags = new LinkedHashMap<>();
-    List<String> positional = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (!a.startsWith("--")) {
-        positional.add(a);
-        continue;
-      }
-      String body = a.substring(2);
-      String key;
-      String value;
-      int eq = body.indexOf('=');
-      if (eq >= 0) {
-        key = body.substring(0, eq);
-        value = body.substring(eq + 1);
-      } else {
-        key = body;
-        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-          throw new ConfigException("--" + key + ": needs a value (--" + key + "=VALUE)");
-        }
-        value = args[++i];
-      }
-      if (!SETTINGS.containsKey(key)) {
-        throw new ConfigException("--" + key + ": unknown flag" + suggestion(key) + " (see --help)");
-      }
-      flags.put(key, value);
+  /**
+   * Adds one flag per setting to a command that runs the sampler ({@code serve}, {@code check}, {@code profile}):
+   * the same list, names and defaults the config file takes, so the two cannot drift apart.
+   */
+  public static CommandSpec withSettings(CommandSpec spec) {
+    for (Map.Entry<String, String[]> e : SETTINGS.entrySet()) {
+      String d = e.getValue()[0];
+      Flags.option(spec, "--" + e.getKey(), "VALUE", e.getValue()[1] + (d.isEmpty() ? "" : " (default " + d + ")"));
     }
+    return spec;
+  }
+
+  /** The settings given as flags in one parse: key (without dashes) to value. */
+  public static Map<String, String> flags(ParseResult pr) {
+    Map<String, String> out = new LinkedHashMap<>();
+    Flags.values(pr).forEach((name, value) -> {
+      if (name.startsWith("--") && SETTINGS.containsKey(name.substring(2))) {
+        out.put(name.substring(2), value);
+      }
+    });
+    return out;
+  }
+
+  /** Parses a command line of setting flags only (no command word), then loads the configuration. */
+  public static Parsed parse(String[] args) throws ConfigException {
+    ParseResult pr;
+    try {
+      pr = Flags.commandLine(withSettings(Flags.command("headroom", "")), true).parseArgs(args);
+    } catch (ParameterException e) {
+      throw new ConfigException(Flags.message(e));
+    }
+    Map<String, String> flags = flags(pr);
+    return new Parsed(load(flags), flags);
+  }
+
+  /**
+   * The configuration from these flags over the YAML file named by {@code config.file} (read now, so a reload
+   * sees its edits) over the defaults.
+   */
+  public static Config load(Map<String, String> flags) throws ConfigException {
     Map<String, String> values = new LinkedHashMap<>();
     String file = flags.get("config.file");
     if (file != null && !file.isBlank()) {
       values.putAll(readYaml(Path.of(file)));
     }
     values.putAll(flags);
-    return new Parsed(build(values), positional);
+    try {
+      return build(values);
+    } catch (ConfigException e) {
+      throw new ConfigException(whereFrom(e.getMessage(), flags, file));
+    }
+  }
+
+  /** Says where the bad value came from: {@code --key: ...} for a flag, {@code config file F: key: ...} else. */
+  private static String whereFrom(String message, Map<String, String> flags, String file) {
+    int colon = message.indexOf(':');
+    String key = colon > 0 ? message.substring(0, colon) : "";
+    if (flags.containsKey(key)) {
+      return "--" + message;
+    }
+    return file != null && !file.isBlank() && SETTINGS.containsKey(key) ? "config file " + file + ": " + message
+        : message;
   }
 
   static Map<String, String> readYaml(Path file) throws ConfigException {
@@ -146,36 +179,10 @@ public final class ConfigParser {
     }
   }
 
+  /** The nearest known key, found the way a mistyped flag's is, so both get the same suggestion. */
   private static String suggestion(String key) {
-    String best = null;
-    int bestDist = 4;
-    for (String k : SETTINGS.keySet()) {
-      int d = distance(k, key);
-      if (d < bestDist) {
-        best = k;
-        bestDist = d;
-      }
-    }
-    return best == null ? "" : " (did you mean '" + best + "'?)";
-  }
-
-  private static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
+    String flag = Flags.nearest(withSettings(Flags.command("headroom", "")), "--" + key);
+    return flag.isEmpty() ? "" : "; did you mean '" + flag.substring(2) + "'?";
   }
 
   private static Config build(Map<String, String> v) throws ConfigException {
@@ -258,7 +265,22 @@ public final class ConfigParser {
         get(v, "netbird.command"),
         rate(v, "underlay.flow-cap"),
         bool(v, "underlay.jumbo-path"),
-        Path.of(get(v, "path.cgroupfs")));
+        Path.of(get(v, "path.cgroupfs")),
+        optional(v, "profile.baseline"),
+        profileSteps(get(v, "profile.steps")));
+  }
+
+  private static int profileSteps(String s) throws ConfigException {
+    try {
+      int n = Integer.parseInt(s.strip());
+      if (n >= 3 && n <= 64) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // named below
+    }
+    // Three steps is the least that can show two steps adding load without a gain.
+    throw new ConfigException("profile.steps: '" + s + "' must be a whole number from 3 to 64");
   }
 
   private static boolean bool(Map<String, String> v, String key) throws ConfigException {
@@ -296,13 +318,4 @@ public final class ConfigParser {
     return s.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Quantities.bitRateToBytes(s.get(), key));
   }
 
-  /** Flag help, for {@code --help}. */
-  public static String help() {
-    StringBuilder b = new StringBuilder();
-    for (Map.Entry<String, String[]> e : SETTINGS.entrySet()) {
-      String d = e.getValue()[0];
-      b.append(String.format("  --%-22s %s%s%n", e.getKey(), e.getValue()[1], d.isEmpty() ? "" : " (default " + d + ")"));
-    }
-    return b.toString();
-  }
 }

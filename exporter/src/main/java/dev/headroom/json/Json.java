@@ -203,27 +203,27 @@ public final class Json {
     @Override
     public ValueReader findValueReader(JSONReader ctx, Class<?> type) {
       if (type == long.class || type == Long.class || type == int.class || type == Integer.class) {
-        return new Scalar(type, "an integer", JsonToken.VALUE_NUMBER_INT, null);
+        return new StrictScalar(type, "an integer", JsonToken.VALUE_NUMBER_INT, null);
       }
       if (type == double.class || type == Double.class) {
-        return new Scalar(type, "a number", JsonToken.VALUE_NUMBER_INT, JsonToken.VALUE_NUMBER_FLOAT);
+        return new StrictScalar(type, "a number", JsonToken.VALUE_NUMBER_INT, JsonToken.VALUE_NUMBER_FLOAT);
       }
       if (type == boolean.class || type == Boolean.class) {
-        return new Scalar(type, "true or false", JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE);
+        return new StrictScalar(type, "true or false", JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE);
       }
       if (type == String.class) {
-        return new Scalar(type, "a string", JsonToken.VALUE_STRING, null);
+        return new StrictScalar(type, "a string", JsonToken.VALUE_STRING, null);
       }
       return null;
     }
   }
 
-  private static final class Scalar extends ValueReader {
+  private static final class StrictScalar extends ValueReader {
     private final String expected;
     private final JsonToken a;
     private final JsonToken b;
 
-    Scalar(Class<?> type, String expected, JsonToken a, JsonToken b) {
+    StrictScalar(Class<?> type, String expected, JsonToken a, JsonToken b) {
       super(type);
       this.expected = expected;
       this.a = a;

@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * One piece of advice and the fact it rests on; {@link Explainer#advice(Judgement, AdviceItem)} says it in words.
  *
- * <p>Usage: {@code for (AdviceItem a : judgement.advice()) page.li(a.advice().label() + ": " + Explainer.advice(judgement, a));}
+ * <p>Usage: {@code for (AdviceItem a : judgement.advice()) System.out.println(a.advice().label() + ": " + Explainer.advice(judgement, a));}
  *
  * @param advice    what to do
  * @param direction the direction it comes from, or null when it is about the peer as a whole

@@ -4,11 +4,16 @@ package dev.headroom.judge;
  * Why a direction got its verdict: the fact the {@link Classifier} decided on, before anything is put in words
  * ({@link Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}.
  *
- * <p>Usage: {@code if (judgement.of(UPLOAD).cause() == Cause.AT_CEILING) page.note("cannot spread further");}
+ * <p>Usage: {@code if (judgement.of(UPLOAD).cause() == Cause.AT_CEILING) System.out.println("cannot spread further");}
  */
 public enum Cause {
   /** No tunnel datapath: nothing to judge. */
   NO_DATAPATH("no_datapath", Verdict.HEADROOM),
+  /**
+   * No rate has been measured yet (the tunnel's counters unreadable or dropped as implausible): nothing is known
+   * to be bound. Once a rate was measured, an unknown one holds the last cause instead.
+   */
+  RATE_UNKNOWN("rate_unknown", Verdict.HEADROOM),
   /** Below the traffic floor: too little traffic to judge. */
   IDLE("idle", Verdict.HEADROOM),
   /** Carrying traffic with room left. */

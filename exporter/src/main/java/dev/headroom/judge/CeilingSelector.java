@@ -21,6 +21,10 @@ public final class CeilingSelector {
     if (profile != null) {
       OptionalDouble measured = profile.ceiling(d);
       Optional<String> mismatch = profile.mismatch(o);
+      // One pegged core measured one tunnel's limit: more users or tunnels go past it, so it is not the peer's.
+      if (measured.isPresent() && mismatch.isEmpty() && profile.limit(d) == Limit.SINGLE_TUNNEL) {
+        mismatch = Optional.of("profile measured one tunnel's limit, not the peer's");
+      }
       if (measured.isPresent() && mismatch.isEmpty()) {
         StringBuilder basis = new StringBuilder("profile: measured ")
             .append(Units.gbpsText(measured.getAsDouble()))

@@ -3,7 +3,7 @@ package dev.headroom.judge;
 /**
  * Where a ceiling came from, in order of trust; the {@code source} StateSet of {@code headroom_ceiling_source}.
  *
- * <p>Usage: {@code metrics.state("source", s.label(), s == ceiling.source());}
+ * <p>Usage: {@code for (CeilingSource s : CeilingSource.values()) System.out.println(s.label() + (s == ceiling.source() ? " (in use)" : ""));}
  */
 public enum CeilingSource {
   /** Measured on this peer by {@code headroom profile} under the same cores, datapath and MTU. */

@@ -47,6 +47,8 @@ public final class Classifier {
   private final Latch cpuSaturated = new Latch();
   /** The userspace datapath is near its plateau in some direction. */
   private final Latch userspacePlateau = new Latch();
+  /** The last judgement made on measured rates, held while a rate is unknown. */
+  private final Map<Direction, Cause> lastCause = new EnumMap<>(Direction.class);
 
   /** {@code profile} may be null; {@code config} may be {@link ConfigCeilings#NONE}. */
   public Classifier(Thresholds thresholds, MeasuredProfile profile, ConfigCeilings config) {
@@ -79,6 +81,9 @@ public final class Classifier {
 
     cpuSaturated.update(cpuSaturated(o, peer, usable, t.cpuEnter()), cpuSaturated(o, peer, usable, t.cpuExit()), n);
 
+    if (Double.isNaN(o.throughput(Direction.DOWNLOAD)) || Double.isNaN(o.throughput(Direction.UPLOAD))) {
+      return held(o, ceilings, usable, peer);
+    }
     boolean nearPlateauEnter = false;
     boolean nearPlateauStay = false;
     for (Direction d : Direction.values()) {
@@ -122,8 +127,27 @@ public final class Classifier {
           : !present ? Cause.NO_DATAPATH
           : carry ? Cause.ROOM : Cause.IDLE;
       out.put(d, new DirectionJudgement(d, rate, ceiling, util, cause.verdict(), cause));
+      lastCause.put(d, cause);
     }
     userspacePlateau.update(nearPlateauEnter, nearPlateauStay, n);
+    return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
+  }
+
+  /**
+   * A sample whose rate is unknown judges nothing: no state moves (an unreadable counter is not idle), each
+   * direction keeps its last cause, and its rate and utilization are unknown.
+   */
+  private Judgement held(Observation o, Map<Direction, Ceiling> ceilings, double usable, double peer) {
+    Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
+    for (Direction d : Direction.values()) {
+      Ceiling ceiling = ceilings.get(d);
+      if (ceiling == null) {
+        throw new IllegalArgumentException("no ceiling for " + d.label());
+      }
+      Cause cause = lastCause.getOrDefault(d, Cause.RATE_UNKNOWN);
+      double rate = o.throughput(d);
+      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause));
+    }
     return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
   }
 
@@ -131,8 +155,12 @@ public final class Classifier {
 
   /** Cores the peer has: online cores, or fewer under a CPU quota (fractional). */
   static double peerCores(Observation o) {
-    double online = o.onlineCores() > 0 ? o.onlineCores() : Math.max(1, o.coreBusy().length);
-    return Double.isNaN(o.cpuQuotaCores()) || o.cpuQuotaCores() <= 0 ? online : Math.min(online, o.cpuQuotaCores());
+    return peerCores(o.onlineCores() > 0 ? o.onlineCores() : Math.max(1, o.coreBusy().length), o.cpuQuotaCores());
+  }
+
+  /** Online cores, or fewer under a CPU quota in cores (NaN or <= 0: none). */
+  static double peerCores(double online, double quotaCores) {
+    return Double.isNaN(quotaCores) || quotaCores <= 0 ? online : Math.min(online, quotaCores);
   }
 
   /** Cores the datapath can keep busy: the peer's for kernel; for userspace also no more than its limit and the ~3-5 wireguard-go uses. */

@@ -56,8 +56,13 @@ public final class Explainer {
     String dir = d.label();
     String rate = gbpsText(o.throughput(d));
     Ceiling c = j.ceiling();
+    if (Double.isNaN(o.throughput(d)) && j.cause() != Cause.RATE_UNKNOWN) {
+      return dir + " rate unknown in this interval (tunnel counters unreadable or implausible): the last verdict, "
+          + verdictWords(j.verdict()) + " (" + j.cause().label() + "), holds";
+    }
     return switch (j.cause()) {
       case NO_DATAPATH -> dir + ": no tunnel datapath";
+      case RATE_UNKNOWN -> dir + " rate unknown: the tunnel counters have not been read yet, so nothing is judged";
       case IDLE -> dir + " idle (" + rate + ")";
       case ROOM -> dir + " at " + rate + ", " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond())
           + " ceiling";

@@ -64,6 +64,22 @@ public record MeasuredProfile(
     return d == Direction.DOWNLOAD ? downloadLimit : uploadLimit;
   }
 
+  /**
+   * This profile with the directions it did not measure taken from an earlier one measured under the same
+   * conditions (cores, datapath, MTU): a download run keeps the upload ceiling an earlier upload run found. An
+   * earlier profile from other conditions describes another machine and contributes nothing.
+   */
+  public MeasuredProfile keepingFrom(MeasuredProfile earlier) {
+    if (earlier == null || earlier.cores != cores || earlier.datapath != datapath || earlier.tunnelMtu != tunnelMtu) {
+      return this;
+    }
+    boolean keepDown = downloadBytesPerSecond.isEmpty() && earlier.downloadBytesPerSecond.isPresent();
+    boolean keepUp = uploadBytesPerSecond.isEmpty() && earlier.uploadBytesPerSecond.isPresent();
+    return new MeasuredProfile(keepDown ? earlier.downloadBytesPerSecond : downloadBytesPerSecond,
+        keepDown ? earlier.downloadLimit : downloadLimit, keepUp ? earlier.uploadBytesPerSecond : uploadBytesPerSecond,
+        keepUp ? earlier.uploadLimit : uploadLimit, cores, datapath, tunnelMtu, measuredAt);
+  }
+
   /** When it was measured, if the file said. */
   public Optional<Instant> when() {
     return Optional.ofNullable(measuredAt);

@@ -73,8 +73,8 @@ public record Observation(
     if (underlayMtu < 0) {
       throw new IllegalArgumentException("underlayMtu must be >= 0 (0 = unknown), got " + underlayMtu);
     }
-    requireRate("downloadBytesPerSecond", downloadBytesPerSecond, false);
-    requireRate("uploadBytesPerSecond", uploadBytesPerSecond, false);
+    requireRate("downloadBytesPerSecond", downloadBytesPerSecond, true);
+    requireRate("uploadBytesPerSecond", uploadBytesPerSecond, true);
     requireRate("lineRateBytesPerSecond", lineRateBytesPerSecond, true);
     requireRate("hottestTunnelDownloadBytesPerSecond", hottestTunnelDownloadBytesPerSecond, true);
     requireRate("hottestTunnelUploadBytesPerSecond", hottestTunnelUploadBytesPerSecond, true);
@@ -108,7 +108,7 @@ public record Observation(
     return coreBusy.clone();
   }
 
-  /** Tunnel throughput in a direction, bytes/s. */
+  /** Tunnel throughput in a direction, bytes/s; NaN when the sampler could not measure it. */
   public double throughput(Direction d) {
     return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
   }

@@ -33,7 +33,8 @@ public final class Observations {
     Observation.Builder b = Observation.builder(s.datapath(), busy.length)
         .tunnelMtu(s.tunnel().present() ? s.tunnel().mtu() : Observation.DEFAULT_TUNNEL_MTU)
         .underlayMtu(s.underlay().present() ? s.underlay().mtu() : 0)
-        .throughput(known(s.throughput(Direction.DOWNLOAD)), known(s.throughput(Direction.UPLOAD)))
+        // An unmeasured rate stays unknown (NaN): the classifier holds its last verdict rather than read it as idle.
+        .throughput(s.throughput(Direction.DOWNLOAD), s.throughput(Direction.UPLOAD))
         .underlayUtilization(s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD))
         .coreBusy(busy)
         .datapathCpuCores(s.datapathCores())
@@ -83,13 +84,5 @@ public final class Observations {
     } catch (UnknownHostException e) {
       return false;
     }
-  }
-
-  /**
-   * A throughput the sampler could not measure (tunnel unreadable, a counter dropped as implausible) is NaN;
-   * the judge takes rates as known, so it sees none moved. /-/ready and headroom_source_up say why.
-   */
-  private static double known(double rate) {
-    return Double.isNaN(rate) ? 0 : rate;
   }
 }

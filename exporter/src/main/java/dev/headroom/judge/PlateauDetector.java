@@ -1,121 +1,100 @@
 package dev.headroom.judge;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Finds where throughput stops rising as load is added: the capacity. Compares two adjacent time windows (by
- * default 10 s each): when the latest window's mean is within {@code tolerance} (5 %) of the previous one's and at
- * least {@code nearPeak} (90 %) of the best window mean seen, the trace has plateaued at the mean of the two.
+ * Finds where throughput stops rising as load is added, one load step at a time: the capacity. Each step is one
+ * more client (or more streams) and is summarised by its settled mean rate. The rule: the trace has plateaued
+ * when each of the last {@code flatSteps} steps (2 by default) raised the best level seen before it by less than
+ * {@code minGain} (5 %). A step that adds load and still raises throughput by more restarts the count.
  *
- * <p>Window means smooth per-sample noise, so a noisy flat trace plateaus; a trace still rising by more than the
- * tolerance per window never does. A plateau is kept when load later stops (the rate falls), and is dropped when
- * the rate climbs clearly above it (the earlier flat stretch was only too little load).
+ * <p>So a flat reading after the first client is never a plateau: the first step has nothing to compare with, and
+ * at least {@code flatSteps} more steps must each add load without a gain. The ceiling is the mean level of the
+ * plateau's steps (the one before the flat run, which set the level, and the flat ones): one step that happened
+ * to read high does not become a ceiling the peer never holds again.
  *
- * <p>Usage: {@code PlateauDetector p = PlateauDetector.defaults(); p.add(t, rate); p.plateau().ifPresent(...);}
+ * <p>Usage: {@code PlateauDetector p = PlateauDetector.defaults(); p.addStep(level); p.plateau().ifPresent(...);}
  */
 public final class PlateauDetector {
-  /** Where the trace plateaued: from when, and at what mean rate. */
-  public record Plateau(double sinceSeconds, double bytesPerSecond) {}
+  /**
+   * Where the trace plateaued.
+   *
+   * @param step           1-based step at which the rule was met
+   * @param firstFlatStep  the first of the steps that added load without raising throughput
+   * @param bytesPerSecond the ceiling: the mean level of steps {@code firstFlatStep - 1} to {@code step}
+   */
+  public record Plateau(int step, int firstFlatStep, double bytesPerSecond) {}
 
-  private final double windowSeconds;
-  private final double tolerance;
-  private final double nearPeak;
-  private final int minSamplesPerWindow;
-
-  private final Deque<double[]> samples = new ArrayDeque<>();
-  private double bestWindowMean;
-  private double peak;
+  private final double minGain;
+  private final int flatSteps;
+  private final List<Double> levels = new ArrayList<>();
+  private double best;
+  private int flatRun;
   private Plateau plateau;
 
   /**
-   * @param windowSeconds       length of each compared window
-   * @param tolerance           largest relative difference between the two window means that still counts as flat
-   * @param nearPeak            the latest window must reach this share of the best window mean seen
-   * @param minSamplesPerWindow samples each window needs before it is compared
+   * @param minGain   a step raising the best level by less than this share adds nothing (0.05: 5 %)
+   * @param flatSteps consecutive such steps that make a plateau (at least 1)
    */
-  public PlateauDetector(double windowSeconds, double tolerance, double nearPeak, int minSamplesPerWindow) {
-    if (!(windowSeconds > 0) || !(tolerance > 0 && tolerance < 1) || !(nearPeak > 0 && nearPeak <= 1)
-        || minSamplesPerWindow < 1) {
-      throw new IllegalArgumentException("bad plateau settings: window " + windowSeconds + " s, tolerance " + tolerance
-          + ", nearPeak " + nearPeak + ", minSamples " + minSamplesPerWindow);
+  public PlateauDetector(double minGain, int flatSteps) {
+    if (!(minGain > 0 && minGain < 1) || flatSteps < 1) {
+      throw new IllegalArgumentException("bad plateau settings: minimum gain " + minGain + ", flat steps " + flatSteps);
     }
-    this.windowSeconds = windowSeconds;
-    this.tolerance = tolerance;
-    this.nearPeak = nearPeak;
-    this.minSamplesPerWindow = minSamplesPerWindow;
+    this.minGain = minGain;
+    this.flatSteps = flatSteps;
   }
 
-  /** 10-second windows, 5 % tolerance, 90 % of the best window, 3 samples per window. */
+  /** Two consecutive steps each raising throughput by less than 5 %. */
   public static PlateauDetector defaults() {
-    return new PlateauDetector(10, 0.05, 0.90, 3);
+    return new PlateauDetector(0.05, 2);
   }
 
-  /** Adds a sample at a monotonic time in seconds. Returns true when the trace is (now) plateaued. */
-  public boolean add(double seconds, double bytesPerSecond) {
-    if (Double.isNaN(seconds) || Double.isNaN(bytesPerSecond) || bytesPerSecond < 0) {
-      throw new IllegalArgumentException("bad sample: " + seconds + " s, " + bytesPerSecond + " B/s");
+  /** Adds the settled mean rate of the step just measured. Returns the plateau, once the rule is met. */
+  public Optional<Plateau> addStep(double bytesPerSecond) {
+    if (Double.isNaN(bytesPerSecond) || bytesPerSecond < 0 || Double.isInfinite(bytesPerSecond)) {
+      throw new IllegalArgumentException("bad step level: " + bytesPerSecond + " B/s");
     }
-    if (!samples.isEmpty() && seconds <= samples.peekLast()[0]) {
-      throw new IllegalArgumentException("sample times must increase: " + seconds + " after "
-          + samples.peekLast()[0]);
+    levels.add(bytesPerSecond);
+    if (plateau != null) {
+      best = Math.max(best, bytesPerSecond);
+      return plateau(); // found: later steps (the run normally ends) do not move it
     }
-    samples.addLast(new double[] {seconds, bytesPerSecond});
-    while (samples.peekFirst()[0] <= seconds - 2 * windowSeconds) {
-      samples.removeFirst(); // only the two compared windows are ever read
+    // The first step, and any step before the rate moved at all, has nothing to be flat against.
+    boolean flat = levels.size() > 1 && best > 0 && bytesPerSecond < best * (1 + minGain);
+    flatRun = flat ? flatRun + 1 : 0;
+    best = Math.max(best, bytesPerSecond);
+    if (flatRun >= flatSteps) {
+      int first = levels.size() - flatSteps + 1;
+      double level = levels.subList(first - 2, levels.size()).stream().mapToDouble(Double::doubleValue).average()
+          .orElseThrow();
+      plateau = new Plateau(levels.size(), first, level);
     }
-    peak = Math.max(peak, bytesPerSecond);
-    double[] last = window(seconds - windowSeconds, seconds);
-    if (last[1] < minSamplesPerWindow) {
-      return plateau != null;
-    }
-    bestWindowMean = Math.max(bestWindowMean, last[0]);
-    if (plateau != null && last[0] > plateau.bytesPerSecond() * (1 + 2 * tolerance)) {
-      plateau = null; // it was only a pause in the climb
-    }
-    double[] prev = window(seconds - 2 * windowSeconds, seconds - windowSeconds);
-    if (prev[1] >= minSamplesPerWindow && last[0] > 0
-        && Math.abs(last[0] - prev[0]) <= tolerance * Math.max(last[0], prev[0])
-        && last[0] >= nearPeak * bestWindowMean) {
-      double level = (last[0] * last[1] + prev[0] * prev[1]) / (last[1] + prev[1]);
-      if (plateau == null || level >= plateau.bytesPerSecond()) {
-        plateau = new Plateau(plateau == null ? seconds - 2 * windowSeconds : plateau.sinceSeconds(), level);
-      }
-    }
-    return plateau != null;
+    return plateau();
   }
 
-  /** The plateau found, or empty while the trace still rises (or is too short). */
+  /** The plateau found, or empty while steps still raise throughput (or too few were taken). */
   public Optional<Plateau> plateau() {
     return Optional.ofNullable(plateau);
   }
 
-  /** The highest single sample. */
-  public double peak() {
-    return peak;
+  /** The best step level: a lower bound on capacity while there is no plateau. */
+  public double best() {
+    return best;
   }
 
-  /** The best full-window mean seen: a lower bound on capacity when there is no plateau. */
-  public double bestWindowMean() {
-    return bestWindowMean;
+  /** The step levels so far, in order. */
+  public List<Double> levels() {
+    return List.copyOf(levels);
   }
 
-  /** Mean and count of samples with from < t <= to. */
-  private double[] window(double from, double to) {
-    double sum = 0;
-    int n = 0;
-    for (Iterator<double[]> it = samples.descendingIterator(); it.hasNext(); ) {
-      double[] s = it.next();
-      if (s[0] <= from) {
-        break;
-      }
-      if (s[0] <= to) {
-        sum += s[1];
-        n++;
-      }
+  /** Relative gain of step {@code n} (1-based) over the best before it; NaN for the first or from zero. */
+  public double gain(int n) {
+    double before = 0;
+    for (int i = 0; i < n - 1; i++) {
+      before = Math.max(before, levels.get(i));
     }
-    return new double[] {n == 0 ? 0 : sum / n, n};
+    return n < 2 || before <= 0 ? Double.NaN : levels.get(n - 1) / before - 1;
   }
 }

@@ -14,40 +14,68 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
- * The pure part of {@code headroom profile}: fed one sample per interval while load is added, it tracks each
- * direction's plateau, prints progress, and decides what limited each direction (link when the matching underlay
- * side was near line rate on the plateau, CPU when a core was saturated there, else unknown).
+ * The pure part of {@code headroom profile}: a state machine fed one sample per interval and told when load was
+ * added ({@link #beginStep}). Each step settles, then is measured over a window; its mean rate per direction goes
+ * to a {@link PlateauDetector}. The run ends when every driven direction has plateaued (two consecutive steps each
+ * raising throughput by less than 5 %, by default; the ceiling is the mean of the plateau's steps) or when the
+ * steps run out.
+ *
+ * <p>Only a driven direction is measured: one that carried at least {@link #DRIVEN_SHARE} of the other's best rate.
+ * The other is the ACK stream of the test and is neither judged nor written. What limited a direction is named
+ * from the whole peer over the plateau's steps: the underlay at line rate ({@link Limit#LINK}); every usable core
+ * busy, or every core a userspace datapath may run on ({@link Limit#CPU}); one core pegged with the others idle
+ * ({@link Limit#SINGLE_TUNNEL}); a datapath at the reference figure for its size past the guide's knee with idle
+ * cores ({@link Limit#AT_CEILING}); else {@link Limit#UNKNOWN}.
  *
  * <p>Usage:
  * <pre>{@code
- * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, 1280);
- * s.add(new ProfileSession.Sample(t, down, up, coreBusy, txUtil, rxUtil)); out.println(s.progressLine());
+ * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.defaults());
+ * s.beginStep(t0);                       // client 1 started
+ * s.add(ProfileSession.Interval.of(t, down, up, coreBusy, txUtil, rxUtil));
+ * if (s.phase() == ProfileSession.Phase.STEP_MEASURED) s.beginStep(t);   // client 2 started
  * s.toProfile(Instant.now()).ifPresent(p -> ProfileFile.write(path, p));
  * }</pre>
  */
 public final class ProfileSession {
   /** Underlay utilization on the plateau that names the link as the limit. */
   public static final double LINK_LIMIT = 0.90;
-  /** Busy ratio of the hottest core on the plateau that names the CPU as the limit. */
+  /** Busy share of the usable cores (or of the hottest core) on the plateau that names the CPU (or one core). */
   public static final double CPU_LIMIT = 0.90;
-  /** A direction whose best window stayed below this was not loaded, so not measured (1,000,000 B/s). */
+  /** The other cores' mean busy below which one pegged core is one tunnel's limit, not the peer's. */
+  public static final double OTHERS_IDLE = 0.50;
+  /** Share of the reference figure for its size at which a datapath past the knee is at its ceiling. */
+  public static final double AT_REFERENCE = 0.80;
+  /** A direction whose best step stayed below this was not loaded (1,000,000 B/s). */
   public static final double FLOOR_BYTES_PER_SECOND = 1_000_000;
+  /** A direction carrying less than this share of the other's best step is that direction's ACK stream. */
+  public static final double DRIVEN_SHARE = 0.20;
 
   /**
-   * One sample of the peer under load.
+   * One sampling interval of the peer under load: its rates, per-core busy ratios and underlay use (named apart
+   * from {@link dev.headroom.sample.Sample}, the whole sampler reading it is taken from).
    *
    * @param seconds  monotonic time
    * @param coreBusy busy ratio per online core (copied)
    * @param underlayTransmitUtilization NaN when unknown
    * @param underlayReceiveUtilization  NaN when unknown
+   * @param datapathAllowedBusy mean busy of the cores a userspace datapath may run on; NaN when unknown
+   * @param userCores    user CPU over the interval, summed over cores, in cores; NaN when unknown
+   * @param systemCores  system CPU, in cores; NaN when unknown
+   * @param softirqCores softirq CPU, in cores; NaN when unknown
    */
-  public record Sample(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
-      double underlayTransmitUtilization, double underlayReceiveUtilization) {
-    public Sample {
+  public record Interval(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
+      double underlayTransmitUtilization, double underlayReceiveUtilization, double datapathAllowedBusy,
+      double userCores, double systemCores, double softirqCores) {
+    public Interval {
       coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
+    }
+
+    /** A sample without the datapath's own cores or the CPU split. */
+    public static Interval of(double seconds, double down, double up, double[] coreBusy, double txUtil, double rxUtil) {
+      return new Interval(seconds, down, up, coreBusy, txUtil, rxUtil, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     @Override
@@ -66,78 +94,249 @@ public final class ProfileSession {
     double hottest() {
       return Arrays.stream(coreBusy).max().orElse(Double.NaN);
     }
+
+    double totalBusy() {
+      return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).sum();
+    }
+
+    /** Mean busy of all cores but the hottest; NaN with fewer than two. */
+    double othersBusy() {
+      if (coreBusy.length < 2) {
+        return Double.NaN;
+      }
+      double[] s = coreBusy.clone();
+      Arrays.sort(s);
+      return Arrays.stream(s, 0, s.length - 1).average().orElse(Double.NaN);
+    }
+  }
+
+  /**
+   * How steps are measured and judged.
+   *
+   * @param settleSeconds  after load is added, this long is not measured (iperf3 ramps, TCP windows open)
+   * @param measureSeconds then the step's level is the mean over this long
+   * @param minSamples     samples the measured window needs
+   * @param minGain        a step raising the best level by less than this adds nothing (0.05)
+   * @param flatSteps      consecutive such steps that make a plateau (2)
+   * @param maxSteps       steps offered before giving up without a plateau
+   */
+  public record Settings(double settleSeconds, double measureSeconds, int minSamples, double minGain, int flatSteps,
+      int maxSteps) {
+    public Settings {
+      if (!(settleSeconds >= 0) || !(measureSeconds > 0) || minSamples < 1 || maxSteps < flatSteps + 1) {
+        throw new IllegalArgumentException("bad profile step settings: settle " + settleSeconds + " s, measure "
+            + measureSeconds + " s, " + minSamples + " samples, " + maxSteps + " steps for " + flatSteps + " flat");
+      }
+      new PlateauDetector(minGain, flatSteps); // validates the rest
+    }
+
+    /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps, 8 steps. */
+    public static Settings forInterval(double intervalSeconds, int maxSteps) {
+      return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps);
+    }
+
+    public static Settings defaults() {
+      return forInterval(1, 8);
+    }
+  }
+
+  /** Where the run is. */
+  public enum Phase {
+    /** Before the first step: no load added yet. */
+    WAITING_FOR_LOAD,
+    /** Load was just added; not measured yet. */
+    SETTLING,
+    /** The step's window is being measured. */
+    MEASURING,
+    /** The step is measured and more load is wanted: add the next step. */
+    STEP_MEASURED,
+    /** Every driven direction plateaued. */
+    PLATEAU,
+    /** All steps taken, and some driven direction still rose. */
+    OUT_OF_STEPS
+  }
+
+  /** What became of a direction. */
+  public enum Outcome {
+    /** Driven, and it plateaued: the ceiling is measured. */
+    MEASURED,
+    /** Driven, still rising (or stopped early): the level is only a lower bound. */
+    NO_PLATEAU,
+    /** Not driven: idle, or only the ACK stream of the other direction. */
+    NOT_DRIVEN
   }
 
   /**
    * The outcome for one direction.
    *
-   * @param measured       a plateau was found (the ceiling is the plateau's mean)
-   * @param bytesPerSecond the plateau, or without one the best window mean (a lower bound), 0 when unloaded
-   * @param limit          what stopped it rising
+   * @param bytesPerSecond the ceiling when measured; else the best step level (a lower bound), 0 when unloaded
+   * @param limit          what stopped it rising (UNKNOWN unless measured)
    * @param summary        one line in words
    */
-  public record DirectionResult(Direction direction, boolean measured, double bytesPerSecond, Limit limit,
-      String summary) {}
+  public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Limit limit,
+      String summary) {
+    public boolean measured() {
+      return outcome == Outcome.MEASURED;
+    }
+  }
+
+  /** One measured step: its number and the samples of its measured window. */
+  private record Step(int number, List<Interval> window) {
+    double level(Direction d) {
+      return window.stream().mapToDouble(s -> s.rate(d)).average().orElse(0);
+    }
+  }
 
   private final Datapath datapath;
   private final int cores;
+  private final double peerCores;
   private final int tunnelMtu;
+  private final Settings settings;
   private final Map<Direction, PlateauDetector> detectors = new EnumMap<>(Direction.class);
-  private final List<Sample> samples = new ArrayList<>();
+  private final List<Step> steps = new ArrayList<>();
+  private Phase phase = Phase.WAITING_FOR_LOAD;
+  private double stepStart;
+  private final List<Interval> window = new ArrayList<>();
+  private Interval last;
 
-  public ProfileSession(Datapath datapath, int cores, int tunnelMtu) {
-    this(datapath, cores, tunnelMtu, PlateauDetector::defaults);
-  }
-
-  public ProfileSession(Datapath datapath, int cores, int tunnelMtu,
-      Supplier<PlateauDetector> detectorFactory) {
+  /**
+   * @param cores      online cores
+   * @param quotaCores the cgroup CPU quota in cores, NaN for none: fewer usable cores than online
+   */
+  public ProfileSession(Datapath datapath, int cores, double quotaCores, int tunnelMtu, Settings settings) {
     this.datapath = Objects.requireNonNull(datapath, "datapath");
     if (datapath == Datapath.ABSENT) {
       throw new IllegalArgumentException("no tunnel datapath to profile (is NetBird up?)");
     }
     this.cores = cores;
+    this.peerCores = Classifier.peerCores(cores, quotaCores);
     this.tunnelMtu = tunnelMtu;
+    this.settings = Objects.requireNonNull(settings, "settings");
     for (Direction d : Direction.values()) {
-      detectors.put(d, detectorFactory.get());
+      detectors.put(d, new PlateauDetector(settings.minGain(), settings.flatSteps()));
     }
   }
 
-  public void add(Sample s) {
-    for (Direction d : Direction.values()) {
-      detectors.get(d).add(s.seconds(), s.rate(d));
-    }
-    samples.add(s);
+  public ProfileSession(Datapath datapath, int cores, int tunnelMtu) {
+    this(datapath, cores, Double.NaN, tunnelMtu, Settings.defaults());
   }
 
-  /** True once every loaded direction has plateaued (and at least one was loaded). */
+  public Phase phase() {
+    return phase;
+  }
+
+  /** True when the next step's load is wanted: before the first, or after a step was measured. */
+  public boolean wantsStep() {
+    return phase == Phase.WAITING_FOR_LOAD || phase == Phase.STEP_MEASURED;
+  }
+
+  /** Steps begun so far (the one being measured included). */
+  public int stepsBegun() {
+    return steps.size() + (phase == Phase.SETTLING || phase == Phase.MEASURING ? 1 : 0);
+  }
+
+  /** Load was added at {@code seconds}: step {@link #stepsBegun()} starts. Only when {@link #wantsStep()}. */
+  public int beginStep(double seconds) {
+    if (!wantsStep()) {
+      throw new IllegalStateException("a step can begin only when the last one is measured (now " + phase + ")");
+    }
+    stepStart = seconds;
+    window.clear();
+    phase = Phase.SETTLING;
+    return stepsBegun();
+  }
+
+  /** Adds a sample. A sample whose rates are unknown (NaN) is no point on the curve and is skipped. */
+  public void add(Interval s) {
+    if (Double.isNaN(s.downloadBytesPerSecond()) || Double.isNaN(s.uploadBytesPerSecond())) {
+      return;
+    }
+    last = s;
+    if (phase == Phase.SETTLING && s.seconds() > stepStart + settings.settleSeconds()) {
+      phase = Phase.MEASURING;
+    }
+    if (phase != Phase.MEASURING) {
+      return;
+    }
+    window.add(s);
+    if (s.seconds() >= stepStart + settings.settleSeconds() + settings.measureSeconds()
+        && window.size() >= settings.minSamples()) {
+      finishStep();
+    }
+  }
+
+  private void finishStep() {
+    Step step = new Step(steps.size() + 1, List.copyOf(window));
+    steps.add(step);
+    window.clear();
+    for (Direction d : Direction.values()) {
+      detectors.get(d).addStep(step.level(d));
+    }
+    List<Direction> driven = driven();
+    if (!driven.isEmpty() && driven.stream().allMatch(d -> detectors.get(d).plateau().isPresent())) {
+      phase = Phase.PLATEAU;
+    } else if (steps.size() >= settings.maxSteps()) {
+      phase = Phase.OUT_OF_STEPS;
+    } else {
+      phase = Phase.STEP_MEASURED;
+    }
+  }
+
+  /** True once the run is over: every driven direction plateaued, or the steps ran out. */
   public boolean done() {
-    boolean any = false;
+    return phase == Phase.PLATEAU || phase == Phase.OUT_OF_STEPS;
+  }
+
+  /** The directions driven so far: loaded, and not only the ACK stream of the other. */
+  public List<Direction> driven() {
+    return Arrays.stream(Direction.values()).filter(this::isDriven).toList();
+  }
+
+  private boolean isDriven(Direction d) {
+    double best = detectors.get(d).best();
+    return best >= FLOOR_BYTES_PER_SECOND && best >= DRIVEN_SHARE * detectors.get(other(d)).best();
+  }
+
+  private static Direction other(Direction d) {
+    return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
+  }
+
+  /** e.g. {@code step 2: download 0.31 Gbps (+12%)  upload 0.01 Gbps}: the last measured step. */
+  public String stepLine() {
+    if (steps.isEmpty()) {
+      return "no step measured yet";
+    }
+    int n = steps.size();
+    StringBuilder b = new StringBuilder("step ").append(n).append(':');
     for (Direction d : Direction.values()) {
       PlateauDetector p = detectors.get(d);
-      if (p.bestWindowMean() >= FLOOR_BYTES_PER_SECOND) {
-        any = true;
-        if (p.plateau().isEmpty()) {
-          return false;
-        }
+      b.append("  ").append(d.label()).append(' ').append(num(Units.gbps(p.levels().get(n - 1)), 2)).append(" Gbps");
+      double g = p.gain(n);
+      if (!Double.isNaN(g) && isDriven(d)) {
+        b.append(" (").append(g >= 0 ? "+" : "").append(pct(g)).append(')');
       }
     }
-    return any;
+    return b.toString();
   }
 
-  /** e.g. {@code 42s  download 5.21 Gbps (peak 5.4, plateau 5.3)  upload 0.1 Gbps (peak 0.12)  busiest cores 98% 97% 40%  underlay tx 52% rx 3%} */
+  /** e.g. {@code 42s  step 2 measuring  download 5.21 Gbps  upload 0.1 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%} */
   public String progressLine() {
-    if (samples.isEmpty()) {
+    if (last == null) {
       return "waiting for the first sample";
     }
-    Sample s = samples.get(samples.size() - 1);
+    Interval s = last;
     StringBuilder b = new StringBuilder();
     b.append(num(s.seconds(), 0)).append('s');
+    b.append("  step ").append(stepsBegun()).append(' ').append(switch (phase) {
+      case WAITING_FOR_LOAD -> "waiting for load";
+      case SETTLING -> "settling";
+      case MEASURING -> "measuring";
+      case STEP_MEASURED -> "measured";
+      case PLATEAU -> "plateau";
+      case OUT_OF_STEPS -> "last";
+    });
     for (Direction d : Direction.values()) {
-      PlateauDetector p = detectors.get(d);
-      b.append("  ").append(d.label()).append(' ').append(num(Units.gbps(s.rate(d)), 2)).append(" Gbps (peak ")
-          .append(num(Units.gbps(p.peak()), 2));
-      p.plateau().ifPresent(x -> b.append(", plateau ").append(num(Units.gbps(x.bytesPerSecond()), 2)));
-      b.append(')');
+      b.append("  ").append(d.label()).append(' ').append(num(Units.gbps(s.rate(d)), 2)).append(" Gbps");
     }
     double[] busy = s.coreBusy();
     Arrays.sort(busy);
@@ -160,32 +359,93 @@ public final class ProfileSession {
   /** The outcome so far for a direction. */
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
+    if (!isDriven(d)) {
+      String why = p.best() < FLOOR_BYTES_PER_SECOND ? "not loaded"
+          : "its " + num(Units.gbps(p.best()), 2) + " Gbps is " + pct(p.best() / detectors.get(other(d)).best())
+              + " of " + other(d).label() + "'s, the other direction's ACK stream";
+      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Limit.UNKNOWN,
+          d.label() + ": not driven (" + why + "): not measured, any earlier ceiling is kept");
+    }
     Optional<PlateauDetector.Plateau> plateau = p.plateau();
-    if (p.bestWindowMean() < FLOOR_BYTES_PER_SECOND) {
-      return new DirectionResult(d, false, 0, Limit.UNKNOWN, d.label() + ": not loaded, not measured");
-    }
     if (plateau.isEmpty()) {
-      return new DirectionResult(d, false, p.bestWindowMean(), Limit.UNKNOWN, d.label()
-          + ": no plateau, still rising at " + num(Units.gbps(p.bestWindowMean()), 2)
-          + " Gbps; add more load (more iperf3 clients or streams) and run longer");
+      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Limit.UNKNOWN, d.label()
+          + ": no plateau after " + steps.size() + " step" + (steps.size() == 1 ? "" : "s") + ", best "
+          + num(Units.gbps(p.best()), 2) + " Gbps; not written: add load (more clients or streams) until two steps in a"
+          + " row raise it by less than " + pct(settings.minGain()));
     }
-    double since = plateau.get().sinceSeconds();
-    List<Sample> on = samples.stream().filter(s -> s.seconds() > since).toList();
-    double util = mean(on.stream().mapToDouble(s -> s.util(d)).toArray());
-    double hot = mean(on.stream().mapToDouble(Sample::hottest).toArray());
-    Limit limit = util >= LINK_LIMIT ? Limit.LINK : hot >= CPU_LIMIT ? Limit.CPU : Limit.UNKNOWN;
-    String why = switch (limit) {
-      case LINK -> "underlay " + (d == Direction.DOWNLOAD ? "transmit" : "receive") + " at " + pct(util);
-      case CPU -> "busiest core at " + pct(hot);
-      case UNKNOWN -> "neither a core (" + (Double.isNaN(hot) ? "?" : pct(hot)) + ") nor the underlay ("
-          + utilText(util) + ") was full: the load generator or the far side may be the limit";
-    };
-    return new DirectionResult(d, true, plateau.get().bytesPerSecond(), limit, d.label() + ": plateau at "
-        + num(Units.gbps(plateau.get().bytesPerSecond()), 2) + " Gbps, limited by " + limit.label() + " (" + why
-        + "); " + datapath.label() + " datapath, " + cores + " cores, MTU " + tunnelMtu);
+    List<Interval> on = plateauSamples(plateau.get());
+    double rate = plateau.get().bytesPerSecond();
+    double util = mean(on, s -> s.util(d));
+    double total = mean(on, Interval::totalBusy);
+    double hot = mean(on, Interval::hottest);
+    double others = mean(on, Interval::othersBusy);
+    double allowed = mean(on, Interval::datapathAllowedBusy);
+    Limit limit;
+    String why;
+    if (util >= LINK_LIMIT) {
+      limit = Limit.LINK;
+      why = "underlay " + (d == Direction.DOWNLOAD ? "transmit" : "receive") + " at " + pct(util);
+    } else if (total >= CPU_LIMIT * peerCores) {
+      limit = Limit.CPU;
+      why = "all " + num(peerCores, 2) + " usable cores busy (" + num(total, 2) + ")";
+    } else if (datapath == Datapath.USERSPACE && allowed >= CPU_LIMIT) {
+      limit = Limit.CPU;
+      why = "the cores the datapath may run on at " + pct(allowed);
+    } else if (hot >= CPU_LIMIT && others < OTHERS_IDLE) {
+      limit = Limit.SINGLE_TUNNEL;
+      why = "one core at " + pct(hot) + ", the others at " + pct(others) + ": one tunnel's limit, not the peer's;"
+          + " more users or tunnels (or another peer) raise it, a bigger box does not";
+    } else if (pastKnee() && rate >= AT_REFERENCE * referenceBytesPerSecond(d)) {
+      limit = Limit.AT_CEILING;
+      why = "at the reference figure for " + num(peerCores, 2) + " cores with cores idle (" + num(total, 2)
+          + " busy): the datapath does not spread further";
+    } else {
+      limit = Limit.UNKNOWN;
+      why = "neither the cores (" + (Double.isNaN(total) ? "?" : num(total, 2)) + " of " + num(peerCores, 2)
+          + " busy) nor the underlay (" + utilText(util) + ") was full: the load generator or the far side may be"
+          + " the limit";
+    }
+    return new DirectionResult(d, Outcome.MEASURED, rate, limit, d.label() + ": plateau at "
+        + num(Units.gbps(rate), 2) + " Gbps after " + plateau.get().step() + " steps, limited by " + limit.label()
+        + " (" + why + "); " + datapath.label() + " datapath, " + cores + " cores, MTU " + tunnelMtu);
   }
 
-  /** The profile to write: the plateaued directions; empty when none plateaued. */
+  /** The samples of the steps on the plateau: the one that set the level and the flat ones after it. */
+  private List<Interval> plateauSamples(PlateauDetector.Plateau p) {
+    return steps.stream().filter(s -> s.number() >= p.firstFlatStep() - 1 && s.number() <= p.step())
+        .flatMap(s -> s.window().stream()).toList();
+  }
+
+  private boolean pastKnee() {
+    return peerCores >= (datapath == Datapath.USERSPACE ? ReferenceProfile.USERSPACE_KNEE_CORES
+        : ReferenceProfile.KNEE_CORES);
+  }
+
+  private double referenceBytesPerSecond(Direction d) {
+    return ReferenceProfile.ceiling(datapath, peerCores, tunnelMtu, OptionalDouble.empty(), d).bytesPerSecond();
+  }
+
+  /**
+   * What the driven directions carried and cost over the plateau's steps (or the best step without one): the
+   * arm's figure for comparing with the same path without the tunnel. Empty before any step was measured.
+   */
+  public Optional<ArmCost> cost() {
+    List<Direction> driven = driven();
+    if (steps.isEmpty() || driven.isEmpty()) {
+      return Optional.empty();
+    }
+    Direction main = driven.stream().max((a, b) -> Double.compare(detectors.get(a).best(), detectors.get(b).best()))
+        .orElseThrow();
+    List<Interval> on = detectors.get(main).plateau().map(this::plateauSamples).orElseGet(() -> {
+      int best = detectors.get(main).levels().indexOf(detectors.get(main).best());
+      return steps.get(best).window();
+    });
+    return Optional.of(ArmCost.of(list(on, s -> s.rate(main)),
+        list(on, s -> s.downloadBytesPerSecond() + s.uploadBytesPerSecond()), list(on, Interval::userCores),
+        list(on, Interval::systemCores), list(on, Interval::softirqCores)));
+  }
+
+  /** The profile to write: the measured (driven and plateaued) directions; empty when none. */
   public Optional<MeasuredProfile> toProfile(Instant measuredAt) {
     DirectionResult down = result(Direction.DOWNLOAD);
     DirectionResult up = result(Direction.UPLOAD);
@@ -198,7 +458,11 @@ public final class ProfileSession {
         cores, datapath, tunnelMtu, measuredAt));
   }
 
-  private static double mean(double[] v) {
-    return Arrays.stream(v).filter(x -> !Double.isNaN(x)).average().orElse(Double.NaN);
+  private static List<Double> list(List<Interval> on, ToDoubleFunction<Interval> f) {
+    return on.stream().map(f::applyAsDouble).toList();
+  }
+
+  private static double mean(List<Interval> on, ToDoubleFunction<Interval> f) {
+    return on.stream().mapToDouble(f).filter(x -> !Double.isNaN(x)).average().orElse(Double.NaN);
   }
 }

@@ -35,8 +35,11 @@ public final class Units {
     return num(gbps(bytesPerSecond), 2) + " Gbps";
   }
 
-  /** A ratio shown as a whole percentage. */
+  /** A ratio shown as a whole percentage; {@code ?} when unknown (NaN), never a made-up 0 %. */
   public static String pct(double ratio) {
+    if (Double.isNaN(ratio)) {
+      return "?";
+    }
     return Math.round(ratio * 100) + "%";
   }
 }

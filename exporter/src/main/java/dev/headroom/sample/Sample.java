@@ -121,4 +121,14 @@ public record Sample(
   public SourceHealth source(String name) {
     return sources.get(name);
   }
+
+  /** This sample with one more source's health, for a source read beside the sampler (the CPU quota). */
+  public Sample withSource(String name, SourceHealth health) {
+    Map<String, SourceHealth> all = new java.util.LinkedHashMap<>(sources);
+    all.put(name, health);
+    return new Sample(sequence, wallMillis, monotonicNanos, durationSeconds, complete, tunnel, tunnelTraffic,
+        peakDownload, peakUpload, underlay, underlayTraffic, lineRateBytesPerSecond, lineRateSource, cores,
+        cpuPerGigabyte, datapath, datapathCpuSeconds, datapathCores, datapathAllowedCpus, datapathAllowedBusy,
+        datapathDescription, census, censusTotals, all);
+  }
 }

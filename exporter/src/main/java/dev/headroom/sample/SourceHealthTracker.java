@@ -7,9 +7,12 @@ import org.slf4j.LoggerFactory;
  * One source's read outcomes: counts failures and logs one line when the source is lost and one when it
  * reads again, never one a second while it stays lost. Only the sampling thread calls it.
  *
+ * A source read outside the sampler (the cgroup CPU quota, read by the daemon) uses one too, so every source is
+ * counted and exposed the same way.
+ *
  * <p>Usage: {@code health.failed(e.getMessage()); SourceHealth h = health.snapshot();}
  */
-final class SourceHealthTracker {
+public final class SourceHealthTracker {
   private static final Logger log = LoggerFactory.getLogger(Sampler.class);
 
   private final String source;
@@ -19,18 +22,18 @@ final class SourceHealthTracker {
   /** The last snapshot, handed out again while nothing changed: a healthy source allocates nothing. */
   private SourceHealth snapshot;
 
-  SourceHealthTracker(String source) {
+  public SourceHealthTracker(String source) {
     this.source = source;
   }
 
-  void ok() {
+  public void ok() {
     if (!up) {
       log.info("{} reads again after {} failed reads", source, errors);
     }
     up = true;
   }
 
-  void failed(String message) {
+  public void failed(String message) {
     errors++;
     lastError = message;
     if (up) {
@@ -39,11 +42,11 @@ final class SourceHealthTracker {
     up = false;
   }
 
-  boolean up() {
+  public boolean up() {
     return up;
   }
 
-  SourceHealth snapshot() {
+  public SourceHealth snapshot() {
     if (snapshot == null || snapshot.up() != up || snapshot.errors() != errors) {
       snapshot = new SourceHealth(up, errors, lastError);
     }

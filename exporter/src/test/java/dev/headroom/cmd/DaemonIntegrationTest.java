@@ -211,4 +211,41 @@ class DaemonIntegrationTest {
     assertEquals(1.0, m.get("headroom_source_up{source=\"tunnel\"}"));
     assertTrue(!m.containsKey("headroom_tunnels{state=\"total\"}"));
   }
+
+  @Test
+  void aBadCgroupCpuMaxIsACountedSourceErrorReadAsNoQuotaAndTheDaemonStaysReady() throws Exception {
+    startWithCpuMax("lots 100000\n");
+    awaitReady();
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        Scrape.metrics(port).getOrDefault("headroom_source_errors_total{source=\"cpu_quota\"}", 0.0) >= 1);
+    Map<String, Double> m = Scrape.metrics(port);
+    assertEquals(0.0, m.get("headroom_source_up{source=\"cpu_quota\"}"));
+    assertEquals(1.0, m.get("headroom_source_up{source=\"cpu\"}"));
+    assertEquals(200, Scrape.get(port, "/-/ready").statusCode(), "the quota refines the verdict; it is not essential");
+    String status = Scrape.get(port, "/api/v1/status").body();
+    assertTrue(status.contains("\"cpu_quota\""), status);
+    assertTrue(status.contains("\"quota_cores\":null"), "read as no quota: " + status);
+  }
+
+  @Test
+  void aReadableCgroupCpuMaxIsAnUpSource() throws Exception {
+    startWithCpuMax("150000 100000\n");
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        Scrape.metrics(port).containsKey("headroom_source_up{source=\"cpu_quota\"}"));
+    Map<String, Double> m = Scrape.metrics(port);
+    assertEquals(1.0, m.get("headroom_source_up{source=\"cpu_quota\"}"));
+    assertEquals(0.0, m.get("headroom_source_errors_total{source=\"cpu_quota\"}"));
+  }
+
+  /** Serves the userspace fixture with a cgroup root whose {@code cpu.max} holds {@code content}. */
+  private void startWithCpuMax(String content) throws Exception {
+    tree = FixtureTree.copy("userspace", dir.resolve("tree"));
+    java.nio.file.Files.createDirectories(dir.resolve("cgroup"));
+    java.nio.file.Files.writeString(dir.resolve("cgroup/cpu.max"), content);
+    running = ServeCommand.start(ConfigParser.parse(new String[] {
+        "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
+        "--path.rundir=" + dir.resolve("run"), "--sample.interval=100ms", "--netbird.interval=0s",
+        "--path.cgroupfs=" + dir.resolve("cgroup")}).config());
+    port = running.server().port();
+  }
 }

@@ -43,6 +43,46 @@ class MainTest {
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("--underlay.line-rate"));
   }
 
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void eachCommandHasItsOwnHelp() throws Exception {
+    assertEquals(0, run("size", "--help"));
+    assertTrue(out().startsWith("usage: headroom size"), out());
+    assertTrue(out().contains("--peers-per-network") && !out().contains("--tunnel.interface"), out());
+    out.reset();
+    assertEquals(0, run("serve", "--help"));
+    assertTrue(out().startsWith("usage: headroom serve"), out());
+    assertTrue(out().contains("--tunnel.interface") && out().contains("(default wt0)"), out());
+    out.reset();
+    assertEquals(0, run("help", "check"));
+    assertTrue(out().startsWith("usage: headroom check"), out());
+  }
+
+  @Test
+  void aMistypedCommandIsNamedWithTheNearestOne() throws Exception {
+    assertEquals(2, run("chek", "--tunnel.interface=wt0"));
+    assertTrue(err().contains("unknown command 'chek'") && err().contains("did you mean 'check'"), err());
+  }
+
+  @Test
+  void aMistypedFlagIsNamedWithTheNearestOneForEveryCommand() throws Exception {
+    assertEquals(2, run("check", "--sample.intervall=2s"));
+    assertTrue(err().contains("unknown flag '--sample.intervall'") && err().contains("did you mean '--sample.interval'"),
+        err());
+    err.reset();
+    assertEquals(2, run("size", "--vcpu", "16"));
+    assertTrue(err().contains("unknown flag '--vcpu'") && err().contains("did you mean '--vcpus'"), err());
+  }
+
+  @Test
+  void aFlagWithoutItsValueIsNamed() throws Exception {
+    assertEquals(2, run("serve", "--tunnel.interface"));
+    assertTrue(err().contains("--tunnel.interface needs a value"), err());
+  }
+
   @Test
   void checkWithoutTunnelExitsOneWithAClearMessage() throws Exception {
     FixtureTree t = FixtureTree.copy("notunnel", dir);

@@ -82,6 +82,37 @@ class ConfigParserTest {
   }
 
   @Test
+  void yamlUnknownKeyGetsTheSameSuggestionAsAMistypedFlag() throws Exception {
+    Path f = dir.resolve("typo.yml");
+    Files.writeString(f, "sample:\n  intervall: 2s\n");
+    assertMessage(new String[] {"--config.file=" + f}, "did you mean 'sample.interval'");
+    assertMessage(new String[] {"--sample.intervall=2s"}, "did you mean '--sample.interval'");
+  }
+
+  @Test
+  void everyFlagIsAlsoAFileKeyWithTheSameDefault() throws Exception {
+    // One list of settings: writing every default into the file under its flag's name changes nothing.
+    StringBuilder yaml = new StringBuilder();
+    ConfigParser.SETTINGS.forEach((key, v) -> {
+      if (!key.equals("config.file")) {
+        yaml.append(key).append(": '").append(v[0]).append("'\n");
+      }
+    });
+    Path f = dir.resolve("defaults.yml");
+    Files.writeString(f, yaml);
+    Config fromFile = ConfigParser.parse(new String[] {"--config.file=" + f}).config();
+    assertEquals(ConfigParser.parse(new String[0]).config(), fromFile);
+  }
+
+  @Test
+  void aBadValueInTheFileNamesTheKeyAndTheValue() throws Exception {
+    Path f = dir.resolve("bad-value.yml");
+    Files.writeString(f, "sample:\n  interval: soon\n");
+    assertMessage(new String[] {"--config.file=" + f}, "config file " + f + ": sample.interval: 'soon'");
+    assertMessage(new String[] {"--sample.interval=soon"}, "--sample.interval: 'soon'");
+  }
+
+  @Test
   void yamlThatIsNotAMapOrNotYamlIsRejected() throws Exception {
     Path list = dir.resolve("list.yml");
     Files.writeString(list, "- a\n- b\n");
@@ -97,6 +128,19 @@ class ConfigParserTest {
     assertEquals(312_500_000, Quantities.bitRateToBytes("2.5gbit", "k"), 1e-3);
     assertEquals(1.25e9, Quantities.bitRateToBytes("10Gbps", "k"), 1e-3);
     assertEquals(125_000, Quantities.bitRateToBytes("1mbit", "k"), 1e-3);
+  }
+
+  @Test
+  void profileStepsAndBaselineAreSettings() throws Exception {
+    Config c = ConfigParser.parse(new String[] {"--profile.steps=5", "--profile.baseline=192.0.2.7"}).config();
+    assertEquals(5, c.profileSteps());
+    assertEquals(java.util.Optional.of("192.0.2.7"), c.profileBaseline());
+    Config d = ConfigParser.parse(new String[0]).config();
+    assertEquals(8, d.profileSteps());
+    assertTrue(d.profileBaseline().isEmpty());
+    // Two steps cannot show two steps adding load without a gain after the first.
+    assertMessage(new String[] {"--profile.steps=2"}, "profile.steps: '2' must be a whole number from 3 to 64");
+    assertMessage(new String[] {"--profile.steps=many"}, "profile.steps");
   }
 
   private static void assertMessage(String[] args, String fragment) {

@@ -32,6 +32,15 @@ class CeilingSelectorTest {
   }
 
   @Test
+  void aProfileStoppedByOneTunnelIsNotThePeersCeiling() {
+    MeasuredProfile oneTunnel = new MeasuredProfile(OptionalDouble.of(3.0e8), Limit.SINGLE_TUNNEL,
+        OptionalDouble.empty(), Limit.UNKNOWN, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
+    Ceiling c = CeilingSelector.select(kernel16, oneTunnel, ConfigCeilings.NONE, DOWNLOAD);
+    assertEquals(CeilingSource.REFERENCE, c.source());
+    assertTrue(c.basis().contains("one tunnel's limit, not the peer's"), c.basis());
+  }
+
+  @Test
   void configBeatsReference() {
     Ceiling c = CeilingSelector.select(kernel16, null, config, DOWNLOAD);
     assertEquals(CeilingSource.CONFIG, c.source());

@@ -442,4 +442,37 @@ class ClassifierTest {
     assertEquals(Cause.CORES_SATURATED, j.of(DOWNLOAD).cause());
     assertEquals(List.of(new AdviceItem(Advice.SCALE_UP, DOWNLOAD, Ground.BELOW_KNEE)), j.advice());
   }
+
+  @Test
+  void anUnknownRateHoldsTheLastVerdictInsteadOfReadingIdle() {
+    Classifier c = classifier();
+    Observation busy = kernel(8).throughput(12 * GBPS, 0).coreBusy(cores(8, 0.96)).build();
+    Observation unknown = kernel(8).throughput(Double.NaN, Double.NaN).coreBusy(cores(8, 0.96)).build();
+    Judgement first = c.observe(unknown);
+    assertEquals(Cause.RATE_UNKNOWN, first.of(DOWNLOAD).cause(), "nothing measured yet: not idle, unknown");
+    assertTrue(Double.isNaN(first.of(DOWNLOAD).utilization()));
+    assertTrue(Explainer.reason(first, DOWNLOAD).contains("rate unknown"), Explainer.reason(first, DOWNLOAD));
+
+    feed(c, busy, 3);
+    for (int i = 0; i < 10; i++) {
+      Judgement j = c.observe(unknown);
+      assertEquals(Verdict.CPU_BOUND, j.of(DOWNLOAD).verdict(), "an unreadable counter is not an idle tunnel");
+      assertEquals(Cause.CORES_SATURATED, j.of(DOWNLOAD).cause());
+      assertTrue(Double.isNaN(j.of(DOWNLOAD).utilization()));
+      assertEquals(List.of(new AdviceItem(Advice.SCALE_UP, DOWNLOAD, Ground.BELOW_KNEE)), j.advice());
+    }
+    Judgement held = c.observe(unknown);
+    assertTrue(Explainer.reason(held, DOWNLOAD).contains("the last verdict"));
+    for (AdviceItem a : held.advice()) {
+      assertFalse(Explainer.advice(held, a).contains("NaN"), Explainer.advice(held, a));
+    }
+    Judgement idleUnknown = classifier().observe(kernel(8).throughput(Double.NaN, Double.NaN).build());
+    for (AdviceItem a : idleUnknown.advice()) {
+      String words = Explainer.advice(idleUnknown, a);
+      assertFalse(words.contains("NaN") || words.contains("0%"), "an unknown utilization is not 0 %: " + words);
+    }
+    // Unknown samples moved no state: one idle sample does not end the debounced verdict.
+    Observation idle = kernel(8).throughput(0, 0).coreBusy(cores(8, 0.05)).build();
+    assertEquals(Verdict.CPU_BOUND, c.observe(idle).of(DOWNLOAD).verdict());
+  }
 }

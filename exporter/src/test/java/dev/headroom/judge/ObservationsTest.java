@@ -1,12 +1,25 @@
 package dev.headroom.judge;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
+import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.Sampler;
+import dev.headroom.sample.SamplerSettings;
+import dev.headroom.testing.FakeClock;
+import dev.headroom.testing.FixtureTree;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -43,5 +56,26 @@ class ObservationsTest {
         talker("10.0.0.3:51820", true))), "an active tunnel the census did not list may be anywhere");
     assertFalse(Observations.privateEndpointsOnly(census(0)), "no active tunnel says nothing about the path");
     assertFalse(Observations.privateEndpointsOnly(null));
+  }
+
+  @Test
+  void anUnreadableTunnelCounterIsAnUnknownRateNotAnIdleOne(@TempDir Path dir) {
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
+    FakeClock clock = new FakeClock();
+    Sampler sampler = new Sampler(new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
+        OptionalDouble.of(1.25e9), Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("wireguard-go")),
+        new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 0L);
+    sampler.sample();
+    t.traffic("wt0", 100_000_000, 80_000, 10_000_000, 8_000);
+    clock.advanceSeconds(1);
+    Observation known = Observations.from(sampler.sample());
+    assertEquals(1e8, known.throughput(Direction.DOWNLOAD), 1.0);
+
+    t.write(t.netFile("wt0", "statistics/tx_bytes"), "garbage\n");
+    clock.advanceSeconds(1);
+    Sample s = sampler.sample();
+    assertTrue(Double.isNaN(s.throughput(Direction.DOWNLOAD)), "the sampler does not know the rate");
+    Observation o = Observations.from(s);
+    assertTrue(Double.isNaN(o.throughput(Direction.DOWNLOAD)), "and the judge is not told it was 0");
   }
 }

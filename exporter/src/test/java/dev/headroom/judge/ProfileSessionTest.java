@@ -11,83 +11,251 @@ import dev.headroom.read.Datapath;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.OptionalDouble;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The profile's state machine fed synthetic steps: 15 one-second samples per step (5 s settle, 10 s measured). */
 class ProfileSessionTest {
   private static final double GBPS = Units.BYTES_PER_GBPS;
 
-  @Test
-  void aCpuLimitedDownloadRunWritesAProfileTheSelectorThenTrusts(@TempDir Path dir) throws IOException {
-    ProfileSession s = new ProfileSession(Datapath.USERSPACE, 4, 1280);
-    for (double[] row : Traces.read("rising_then_flat.csv")) {
-      double busy = Math.min(0.99, row[1] / (6.8 * GBPS));
-      s.add(new ProfileSession.Sample(row[0], row[1], 0.02 * row[1], new double[] {busy, busy, busy * 0.9, 0.1},
-          0.3, 0.01));
-    }
-    assertTrue(s.done(), "download plateaued; upload carried only 2 % so it does not hold the run up");
-    ProfileSession.DirectionResult down = s.result(DOWNLOAD);
-    assertTrue(down.measured());
-    assertEquals(Limit.CPU, down.limit());
-    assertEquals(6.8, Units.gbps(down.bytesPerSecond()), 0.2);
-    assertTrue(down.summary().contains("limited by cpu") && down.summary().contains("4 cores"), down.summary());
+  /** A peer under one step of load: rates in Gbps with +-3 % noise, the cores and the underlay as given. */
+  private static final class Peer {
+    final ProfileSession session;
+    final Random noise = new Random(14);
+    double t;
+    double[] busy = {0.5, 0.5};
+    double txUtil = 0.1;
+    double rxUtil = 0.01;
+    double allowedBusy = Double.NaN;
 
-    MeasuredProfile p = s.toProfile(Instant.parse("2026-11-30T03:00:00Z")).orElseThrow();
+    Peer(ProfileSession session) {
+      this.session = session;
+    }
+
+    /** Begins a step at the current time and samples it until it is measured. */
+    Peer step(double downGbps, double upGbps) {
+      session.beginStep(t);
+      while (session.phase() == ProfileSession.Phase.SETTLING || session.phase() == ProfileSession.Phase.MEASURING) {
+        t += 1;
+        session.add(new ProfileSession.Interval(t, jitter(downGbps) * GBPS, jitter(upGbps) * GBPS, busy, txUtil, rxUtil,
+            allowedBusy, Double.NaN, Double.NaN, Double.NaN));
+      }
+      return this;
+    }
+
+    double jitter(double v) {
+      return v * (1 + 0.06 * (noise.nextDouble() - 0.5));
+    }
+  }
+
+  private static double[] cores(int n, double busy) {
+    double[] b = new double[n];
+    Arrays.fill(b, busy);
+    return b;
+  }
+
+  @Test
+  void aFlatStepAfterClientOneThenARiseAfterClientTwoDoesNotStopEarly() {
+    Peer p = new Peer(new ProfileSession(Datapath.USERSPACE, 2, 1280));
+    p.step(0.20, 0.005).step(0.20, 0.005);
+    assertEquals(ProfileSession.Phase.STEP_MEASURED, p.session.phase(), "one flat step after client 1 is no plateau");
+    assertFalse(p.session.done());
+    p.step(0.30, 0.007);
+    assertEquals(ProfileSession.Phase.STEP_MEASURED, p.session.phase());
+    p.step(0.31, 0.007);
+    assertFalse(p.session.done(), "one flat step since the last rise");
+    p.step(0.30, 0.007);
+    assertEquals(ProfileSession.Phase.PLATEAU, p.session.phase());
+    ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
+    assertTrue(down.measured());
+    assertEquals(0.31, Units.gbps(down.bytesPerSecond()), 0.31 * 0.03);
+    assertTrue(down.summary().contains("after 5 steps"), down.summary());
+  }
+
+  @Test
+  void aTruePlateauStopsWithTheBestStepAsTheCeilingAndAllCoresBusyIsCpu(@TempDir Path dir) throws IOException {
+    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    p.busy = cores(4, 0.95);
+    p.step(1.0, 0.02).step(2.0, 0.04).step(2.05, 0.04).step(2.02, 0.04);
+    assertTrue(p.session.done());
+    ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
+    assertEquals(2.05, Units.gbps(down.bytesPerSecond()), 2.05 * 0.03);
+    assertEquals(Limit.CPU, down.limit());
+
+    MeasuredProfile written = p.session.toProfile(Instant.EPOCH).orElseThrow();
     Path f = dir.resolve("ceiling.properties");
-    ProfileFile.write(f, p);
-    MeasuredProfile back = ProfileFile.read(f);
-    assertEquals(Limit.CPU, back.downloadLimit());
-    Observation o = Observation.builder(Datapath.USERSPACE, 4).build();
-    Ceiling c = CeilingSelector.select(o, back, ConfigCeilings.NONE, DOWNLOAD);
+    ProfileFile.write(f, written);
+    Observation o = Observation.builder(Datapath.KERNEL, 4).build();
+    Ceiling c = CeilingSelector.select(o, ProfileFile.read(f), ConfigCeilings.NONE, DOWNLOAD);
     assertEquals(CeilingSource.PROFILE, c.source());
     assertEquals(down.bytesPerSecond(), c.bytesPerSecond(), 1.0);
   }
 
   @Test
-  void aLinkLimitedUploadNamesTheLink() throws IOException {
-    ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, 1280);
-    for (double[] row : Traces.read("noisy_flat.csv")) {
-      s.add(new ProfileSession.Sample(row[0], 0, row[1], new double[] {0.3, 0.25, 0.2, 0.2}, 0.01, 0.95));
-    }
-    ProfileSession.DirectionResult up = s.result(UPLOAD);
+  void theAckStreamOfADownloadTestIsNotWrittenAndAnEarlierUploadCeilingIsKept() {
+    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    p.busy = cores(4, 0.95);
+    // Upload rises with every step too (more clients, more ACKs), at ~3 % of download.
+    p.step(1.0, 0.03).step(2.0, 0.06).step(2.05, 0.062).step(2.02, 0.061);
+    ProfileSession.DirectionResult up = p.session.result(UPLOAD);
+    assertEquals(ProfileSession.Outcome.NOT_DRIVEN, up.outcome());
+    assertTrue(up.summary().contains("ACK stream"), up.summary());
+    assertEquals(java.util.List.of(DOWNLOAD), p.session.driven());
+    MeasuredProfile now = p.session.toProfile(Instant.EPOCH).orElseThrow();
+    assertTrue(now.ceiling(UPLOAD).isEmpty());
+
+    MeasuredProfile earlier = new MeasuredProfile(OptionalDouble.of(1.0 * GBPS), Limit.CPU, OptionalDouble.of(1.4 * GBPS),
+        Limit.LINK, 4, Datapath.KERNEL, 1280, Instant.EPOCH);
+    MeasuredProfile merged = now.keepingFrom(earlier);
+    assertEquals(1.4 * GBPS, merged.ceiling(UPLOAD).getAsDouble(), 1e-6, "the undriven direction keeps its ceiling");
+    assertEquals(Limit.LINK, merged.limit(UPLOAD));
+    assertEquals(now.ceiling(DOWNLOAD), merged.ceiling(DOWNLOAD), "the driven direction is the new measurement");
+    MeasuredProfile otherMachine = new MeasuredProfile(OptionalDouble.empty(), Limit.UNKNOWN,
+        OptionalDouble.of(1.4 * GBPS), Limit.LINK, 8, Datapath.KERNEL, 1280, Instant.EPOCH);
+    assertTrue(now.keepingFrom(otherMachine).ceiling(UPLOAD).isEmpty(), "another core count is another machine");
+  }
+
+  @Test
+  void bothDirectionsDrivenMustBothPlateau() {
+    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    p.step(1.0, 0.8).step(1.0, 1.2).step(1.0, 1.5);
+    assertFalse(p.session.done(), "download is flat but upload still rises");
+    p.step(1.0, 1.52).step(1.0, 1.5);
+    assertTrue(p.session.done());
+    assertTrue(p.session.result(DOWNLOAD).measured() && p.session.result(UPLOAD).measured());
+  }
+
+  @Test
+  void theUnderlayAtLineRateIsTheLink() {
+    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 16, 1280));
+    p.rxUtil = 0.95;
+    p.busy = cores(16, 0.2);
+    p.step(0.01, 0.9).step(0.01, 0.9).step(0.01, 0.9);
+    ProfileSession.DirectionResult up = p.session.result(UPLOAD);
     assertEquals(Limit.LINK, up.limit());
     assertTrue(up.summary().contains("receive at 95%"), up.summary());
-    assertFalse(s.result(DOWNLOAD).measured());
-    assertTrue(s.result(DOWNLOAD).summary().contains("not loaded"));
-    MeasuredProfile p = s.toProfile(Instant.EPOCH).orElseThrow();
-    assertTrue(p.ceiling(DOWNLOAD).isEmpty());
-    assertEquals(Limit.LINK, p.limit(UPLOAD));
+    assertEquals(ProfileSession.Outcome.NOT_DRIVEN, p.session.result(DOWNLOAD).outcome());
   }
 
   @Test
-  void aRunThatNeverPlateausWritesNothingAndSaysToAddLoad() throws IOException {
-    ProfileSession s = new ProfileSession(Datapath.KERNEL, 8, 1280);
-    for (double[] row : Traces.read("never_flat.csv")) {
-      s.add(new ProfileSession.Sample(row[0], row[1], 0, new double[] {0.5, 0.5}, 0.2, 0.01));
-    }
-    assertFalse(s.done());
+  void aCpuQuotaMakesFewerCoresTheWholePeer() {
+    double[] busy = {0.6, 0.6, 0.6, 0.6, 0.1, 0.0, 0.0, 0.0}; // 2.5 cores of work
+    Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.defaults()));
+    quota.busy = busy;
+    quota.step(1, 0.01).step(1, 0.01).step(1, 0.01);
+    assertEquals(Limit.CPU, quota.session.result(DOWNLOAD).limit(), quota.session.result(DOWNLOAD).summary());
+    Peer free = new Peer(new ProfileSession(Datapath.KERNEL, 8, 1280));
+    free.busy = busy;
+    free.step(1, 0.01).step(1, 0.01).step(1, 0.01);
+    assertEquals(Limit.UNKNOWN, free.session.result(DOWNLOAD).limit(), "8 free cores, 2.5 busy: not the CPU");
+  }
+
+  @Test
+  void onePeggedCoreWithTheOthersIdleIsOneTunnelNotThePeer() {
+    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
+    p.busy = cores(32, 0.05);
+    p.busy[7] = 0.98;
+    p.step(3.0, 0.05).step(3.0, 0.05).step(3.05, 0.05);
+    ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
+    assertEquals(Limit.SINGLE_TUNNEL, down.limit());
+    assertEquals(Cause.ONE_TUNNEL_CORE, down.limit().cause().orElseThrow());
+    assertTrue(down.summary().contains("a bigger box does not"), down.summary());
+  }
+
+  @Test
+  void aKernelPeerPastTheKneeAtTheReferenceFigureWithIdleCoresIsAtItsCeiling() {
+    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
+    p.busy = cores(32, 0.25); // 8 busy cores of 32
+    p.step(0.2, 10).step(0.2, 14.5).step(0.2, 14.6).step(0.2, 14.5);
+    ProfileSession.DirectionResult up = p.session.result(UPLOAD);
+    assertEquals(Limit.AT_CEILING, up.limit());
+    assertEquals(Cause.AT_CEILING, up.limit().cause().orElseThrow());
+    // The same cores idle at a fifth of the reference figure: nothing on the peer was full.
+    Peer slow = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
+    slow.busy = cores(32, 0.05);
+    slow.step(0.05, 3).step(0.05, 3).step(0.05, 3);
+    assertEquals(Limit.UNKNOWN, slow.session.result(UPLOAD).limit());
+    assertTrue(slow.session.result(UPLOAD).summary().contains("load generator"));
+  }
+
+  @Test
+  void aUserspaceDatapathPinnedToAFullCoreIsCpu() {
+    Peer p = new Peer(new ProfileSession(Datapath.USERSPACE, 2, 1280));
+    p.busy = new double[] {0.99, 0.35};
+    p.allowedBusy = 0.99;
+    p.step(0.25, 0.01).step(0.25, 0.01).step(0.25, 0.01);
+    assertEquals(Limit.CPU, p.session.result(DOWNLOAD).limit(), p.session.result(DOWNLOAD).summary());
+  }
+
+  @Test
+  void runningOutOfStepsWhileStillRisingWritesNothingAndSaysToAddLoad() {
+    ProfileSession s = new ProfileSession(Datapath.KERNEL, 8, Double.NaN, 1280,
+        ProfileSession.Settings.forInterval(1, 4));
+    Peer p = new Peer(s);
+    p.step(1, 0).step(2, 0).step(3, 0).step(4, 0);
+    assertEquals(ProfileSession.Phase.OUT_OF_STEPS, s.phase());
+    assertTrue(s.done());
     assertTrue(s.toProfile(Instant.EPOCH).isEmpty());
-    assertTrue(s.result(DOWNLOAD).summary().contains("no plateau"), s.result(DOWNLOAD).summary());
+    assertEquals(ProfileSession.Outcome.NO_PLATEAU, s.result(DOWNLOAD).outcome());
+    assertTrue(s.result(DOWNLOAD).summary().contains("no plateau after 4 steps"), s.result(DOWNLOAD).summary());
   }
 
   @Test
-  void neitherCoreNorLinkFullIsUnknown() {
-    ProfileSession s = new ProfileSession(Datapath.KERNEL, 8, 1280);
-    for (int t = 1; t <= 40; t++) {
-      s.add(new ProfileSession.Sample(t, 2 * GBPS, 0, new double[] {0.4, 0.3}, 0.2, 0.01));
+  void unknownRatesAreNoPointOnTheCurveAndStepsBeginOnlyWhenWanted() {
+    ProfileSession s = new ProfileSession(Datapath.KERNEL, 2, 1280);
+    assertTrue(s.wantsStep());
+    assertEquals(1, s.beginStep(0));
+    assertThrows(IllegalStateException.class, () -> s.beginStep(1), "the step is still settling");
+    for (int t = 1; t <= 30; t++) {
+      s.add(ProfileSession.Interval.of(t, Double.NaN, 0, new double[] {0.1, 0.1}, 0.1, 0.1));
     }
-    assertEquals(Limit.UNKNOWN, s.result(DOWNLOAD).limit());
-    assertTrue(s.result(DOWNLOAD).summary().contains("load generator"));
+    assertEquals(ProfileSession.Phase.SETTLING, s.phase(), "no known sample moved the step on");
+    for (int t = 31; t <= 45; t++) {
+      s.add(ProfileSession.Interval.of(t, 1e8, 0, new double[] {0.1, 0.1}, 0.1, 0.1));
+    }
+    assertEquals(ProfileSession.Phase.STEP_MEASURED, s.phase());
+    assertEquals(0.8, Units.gbps(s.result(DOWNLOAD).bytesPerSecond()), 1e-9,
+        "the step's level is the known samples' mean, the unknown ones left out");
   }
 
   @Test
-  void theProgressLineShowsCurrentAndPeakRatesBusiestCoresAndUnderlay() {
-    ProfileSession s = new ProfileSession(Datapath.KERNEL, 4, 1280);
-    assertEquals("waiting for the first sample", s.progressLine());
-    s.add(new ProfileSession.Sample(1, 5.4 * GBPS, 0.12 * GBPS, new double[] {0.4, 0.98, 0.2, 0.97}, 0.55, 0.03));
-    s.add(new ProfileSession.Sample(2, 5.21 * GBPS, 0.1 * GBPS, new double[] {0.4, 0.98, 0.2, 0.97}, 0.52, 0.03));
-    assertEquals("2s  download 5.21 Gbps (peak 5.4)  upload 0.1 Gbps (peak 0.12)  busiest cores 98% 97% 40%"
-        + "  underlay tx 52% rx 3%", s.progressLine());
+  void theProgressAndStepLinesShowTheStepRatesGainsCoresAndUnderlay() {
+    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    assertEquals("waiting for the first sample", p.session.progressLine());
+    p.busy = new double[] {0.4, 0.98, 0.2, 0.97};
+    p.txUtil = 0.52;
+    p.rxUtil = 0.03;
+    p.step(1, 0.01).step(1.5, 0.01);
+    assertTrue(p.session.stepLine().matches("step 2:  download 1\\.\\d+ Gbps \\(\\+\\d+%\\)  upload 0\\.01 Gbps"),
+        p.session.stepLine());
+    assertTrue(p.session.progressLine().matches(
+        "30s  step 2 measured  download 1\\.\\d+ Gbps  upload 0\\.01 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%"),
+        p.session.progressLine());
+  }
+
+  @Test
+  void theCostOfAnArmIsReadOverItsPlateau() {
+    ProfileSession s = new ProfileSession(Datapath.KERNEL, 2, 1280);
+    assertTrue(s.cost().isEmpty());
+    double t = 0;
+    for (double gbps : new double[] {0.1, 0.2, 0.2, 0.2}) {
+      s.beginStep(t);
+      for (int i = 0; i < 15; i++) {
+        t += 1;
+        // 0.2 cores user, 0.1 system, 0.05 softirq per 0.1 Gbps of download.
+        double k = gbps / 0.1;
+        s.add(new ProfileSession.Interval(t, gbps * GBPS, 0, new double[] {0.5, 0.5}, 0.1, 0.1, Double.NaN,
+            0.2 * k, 0.1 * k, 0.05 * k));
+      }
+    }
+    ArmCost c = s.cost().orElseThrow();
+    assertEquals(0.2, Units.gbps(c.bytesPerSecond()), 1e-9);
+    assertEquals(2.0, c.userSecondsPerGbit(), 1e-9);
+    assertEquals(1.0, c.systemSecondsPerGbit(), 1e-9);
+    assertEquals(0.5, c.softirqSecondsPerGbit(), 1e-9);
   }
 
   @Test

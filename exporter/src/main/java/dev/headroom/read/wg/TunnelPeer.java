@@ -13,7 +13,7 @@ import java.util.Objects;
  * <p>On the routing peer, {@code txBytes} is what it sent to the client (the client's download) and
  * {@code rxBytes} what it received from the client (the client's upload).
  *
- * <p>Usage: {@code for (TunnelPeer p : UapiParser.parse(text)) census.add(p.publicKeyHex(), p.txBytes());}
+ * <p>Usage: {@code for (TunnelPeer p : UapiParser.parse(text)) System.out.println(p.publicKeyHex() + " " + p.txBytes());}
  *
  * @param publicKeyHex the peer's public key, 64 lowercase hex digits (UAPI's spelling)
  * @param rxBytes bytes received from the peer

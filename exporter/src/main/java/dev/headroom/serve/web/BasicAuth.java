@@ -73,7 +73,7 @@ public final class BasicAuth implements Handler {
   }
 
   /** What a request's credentials earned it. */
-  enum Verdict {
+  enum Decision {
     ALLOWED,
     /** 401: wrong or missing credentials. */
     DENIED,
@@ -152,50 +152,50 @@ public final class BasicAuth implements Handler {
 
   /** True when the Authorization header value carries valid credentials (one client, no limits hit). */
   boolean authorized(String header) {
-    return check(header, "test") == Verdict.ALLOWED;
+    return check(header, "test") == Decision.ALLOWED;
   }
 
   /** Checks the Authorization header value of a request from {@code client} (its address). */
-  Verdict check(String header, String client) {
+  Decision check(String header, String client) {
     if (header == null || header.length() < 6 || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
-      return Verdict.DENIED;
+      return Decision.DENIED;
     }
     byte[] decoded;
     try {
       decoded = Base64.getDecoder().decode(header.substring(6).strip());
     } catch (IllegalArgumentException e) {
-      return Verdict.DENIED;
+      return Decision.DENIED;
     }
     String credentials = new String(decoded, StandardCharsets.UTF_8);
     int colon = credentials.indexOf(':');
     if (colon < 0) {
-      return Verdict.DENIED;
+      return Decision.DENIED;
     }
     String user = credentials.substring(0, colon);
     byte[] digest = digest(decoded);
     if (remembered(user, digest)) {
-      return Verdict.ALLOWED;
+      return Decision.ALLOWED;
     }
     if (!failures.allowed(client)) {
-      return Verdict.THROTTLED;
+      return Decision.THROTTLED;
     }
     String clientKey = FailureLimiter.key(client);
     if (!hashing.add(clientKey)) {
-      return Verdict.BUSY; // one check per client at a time: a flood takes one slot, never all of them
+      return Decision.BUSY; // one check per client at a time: a flood takes one slot, never all of them
     }
     if (waiting.incrementAndGet() > settings.waitingHashes() + settings.concurrentHashes()) {
       waiting.decrementAndGet();
       hashing.remove(clientKey);
-      return Verdict.BUSY;
+      return Decision.BUSY;
     }
     boolean ok;
     try {
       if (!hashSlots.tryAcquire(settings.hashWait().toNanos(), TimeUnit.NANOSECONDS)) {
-        return Verdict.BUSY;
+        return Decision.BUSY;
       }
       try {
         if (remembered(user, digest)) {
-          return Verdict.ALLOWED; // verified while this request waited for the slot
+          return Decision.ALLOWED; // verified while this request waited for the slot
         }
         Bcrypt.Hash hash = users.get(user);
         bcryptRuns.incrementAndGet();
@@ -206,19 +206,19 @@ public final class BasicAuth implements Handler {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Verdict.BUSY;
+      return Decision.BUSY;
     } finally {
       waiting.decrementAndGet();
       hashing.remove(clientKey);
     }
     if (!ok) {
       failures.failed(client);
-      return Verdict.DENIED;
+      return Decision.DENIED;
     }
     if (!settings.cacheTtl().isZero()) {
       cache.put(user, new Remembered(digest, nanoClock.getAsLong() + settings.cacheTtl().toNanos()));
     }
-    return Verdict.ALLOWED;
+    return Decision.ALLOWED;
   }
 
   /** True when these exact credentials were verified and used within the TTL; extends it. */

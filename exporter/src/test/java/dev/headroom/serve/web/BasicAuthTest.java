@@ -76,18 +76,18 @@ class BasicAuthTest {
   @Test
   void aClientThatKeepsFailingIsThrottledWithoutBcrypt() {
     for (int i = 0; i < BasicAuth.Settings.DEFAULT.failureBurst(); i++) {
-      assertEquals(BasicAuth.Verdict.DENIED, auth.check(header("prometheus:wrong" + i), "192.0.2.1"));
+      assertEquals(BasicAuth.Decision.DENIED, auth.check(header("prometheus:wrong" + i), "192.0.2.1"));
     }
     long runs = auth.bcryptRuns();
-    assertEquals(BasicAuth.Verdict.THROTTLED, auth.check(header("prometheus:wrong"), "192.0.2.1"));
-    assertEquals(BasicAuth.Verdict.THROTTLED, auth.check(header("root:guess"), "192.0.2.1"));
+    assertEquals(BasicAuth.Decision.THROTTLED, auth.check(header("prometheus:wrong"), "192.0.2.1"));
+    assertEquals(BasicAuth.Decision.THROTTLED, auth.check(header("root:guess"), "192.0.2.1"));
     assertEquals(runs, auth.bcryptRuns(), "a throttled attempt costs no bcrypt");
-    assertEquals(BasicAuth.Verdict.ALLOWED, auth.check(header("prometheus:secret"), "192.0.2.2"),
+    assertEquals(BasicAuth.Decision.ALLOWED, auth.check(header("prometheus:secret"), "192.0.2.2"),
         "another client still logs in");
-    assertEquals(BasicAuth.Verdict.ALLOWED, auth.check(header("prometheus:secret"), "192.0.2.1"),
+    assertEquals(BasicAuth.Decision.ALLOWED, auth.check(header("prometheus:secret"), "192.0.2.1"),
         "remembered credentials pass even from a throttled address: they need no hash");
     now.addAndGet(BasicAuth.Settings.DEFAULT.failureRefill().toNanos());
-    assertEquals(BasicAuth.Verdict.DENIED, auth.check(header("prometheus:wrong"), "192.0.2.1"),
+    assertEquals(BasicAuth.Decision.DENIED, auth.check(header("prometheus:wrong"), "192.0.2.1"),
         "one more attempt per refill period");
   }
 
