@@ -14,7 +14,7 @@ import java.util.Arrays;
  * at offset 0, and never replace the file); under a fixture tree, whose files are replaced when they change,
  * it is opened for each read. Not thread-safe: one per reading thread.
  *
- * <p>Usage: {@code KernelFile stat = new KernelFile(procfs.resolve("stat"), 4 << 20); int n = stat.read(); parse(stat.bytes(), n);}
+ * <p>Usage: {@code KernelFile stat = new KernelFile(procfs.resolve("stat"), 4 << 20); int n = stat.read(); List<CpuTimes> cores = ProcStat.parseCores(stat.bytes(), n, stat.path());}
  */
 public final class KernelFile implements AutoCloseable {
   private final Path file;
