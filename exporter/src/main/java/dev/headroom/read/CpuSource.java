@@ -1,8 +1,8 @@
 package dev.headroom.read;
 
 /**
- * Where per-core CPU times come from: {@code /proc/stat} under a procfs root (the live one, fixtures, other
- * roots), or OSHI.
+ * Where per-core CPU times come from: OSHI on the live system, or {@code /proc/stat} under a procfs root
+ * (fixtures, other roots).
  *
  * <p>Usage: {@code CpuReading r = CpuSource.forRoots(sysfs, procfs).read();}
  */
@@ -13,12 +13,14 @@ public interface CpuSource {
   String name();
 
   /**
-   * The procfs parser, on the live roots too. OSHI reads the same {@code /proc/stat} but through line strings
-   * and splits, about 11 KB allocated per read against 0.4 KB for the parser with its held descriptor
-   * ({@code SampleBench.partCpu*Live}, JMH {@code -prof gc}), and its per-core slots shift when a core is
-   * offline; {@link OshiCpuSource} stays as the independent reading the parser is checked against.
+   * OSHI when both roots are the real ones (its roots are JVM-wide static settings, so it cannot follow a
+   * fixture tree), the procfs parser otherwise. The parser is cheaper (about 0.4 KB allocated per read against
+   * OSHI's 11 KB, {@code SampleBench.partCpu*Live}, JMH {@code -prof gc}), but OSHI is the maintained reader of
+   * the live system and the parser is checked against it ({@code OshiCpuSourceTest}).
    */
   static CpuSource forRoots(java.nio.file.Path sysfs, java.nio.file.Path procfs) {
-    return new ProcStatCpuSource(sysfs, procfs);
+    boolean live = sysfs.toAbsolutePath().normalize().toString().equals("/sys")
+        && procfs.toAbsolutePath().normalize().toString().equals("/proc");
+    return live ? new OshiCpuSource(sysfs) : new ProcStatCpuSource(sysfs, procfs);
   }
 }

@@ -25,8 +25,8 @@ class OshiCpuSourceTest {
   }
 
   @Test
-  void liveAndFixtureRootsBothReadProcStat() {
-    assertEquals("procfs", CpuSource.forRoots(Path.of("/sys"), Path.of("/proc")).name());
+  void liveRootsChooseOshiAndFixtureRootsChooseProcfs() {
+    assertEquals("oshi", CpuSource.forRoots(Path.of("/sys"), Path.of("/proc")).name());
     assertEquals("procfs", CpuSource.forRoots(Path.of("/tmp/sys"), Path.of("/tmp/proc")).name());
   }
 }
