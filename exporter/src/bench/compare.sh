@@ -11,7 +11,8 @@
 #   - CPU in a second window of the same length where headroom too is scraped every second
 #   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time in alternating rounds
 #     (median over rounds), and CPU per 1000 scrapes
-#   - headroom's RSS while --conns connections (64) scrape it with wrk
+#   - headroom's RSS while --conns keep-alive connections (64) scrape it, 4 from each of 16 loopback source
+#     addresses (127.0.0.2...), so each client stays within the per-client cap of 4 requests in flight
 #   - with --census LIST: headroom's CPU and RSS (deployed mode, next to node_exporter scraped each second in
 #     the same window) with each count of synthetic tunnels served by a UAPI socket (fake_uapi.py), as a table
 # It asserts no targets; it counts its own checks (processes started, numbers produced) and ends with

@@ -48,6 +48,7 @@ public final class Daemon implements AutoCloseable {
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
+  private final java.util.concurrent.ExecutorService censusThread;
   private final CpuQuota quota;
   private final double flowCap;
   private final boolean jumboPath;
@@ -76,8 +77,15 @@ public final class Daemon implements AutoCloseable {
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private Daemon(Config config) {
-    this.sampler = new Sampler(
-        config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), System::nanoTime);
+    // The census reads every tunnel (seconds at worst, bounded by its reader's timeout) on a thread of its
+    // own, so the sampling thread never waits on it; the sampler picks up its latest result.
+    this.censusThread = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "headroom-census");
+      t.setDaemon(true);
+      return t;
+    });
+    this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
+        System::nanoTime, System::currentTimeMillis, censusThread);
     this.profileFile = config.profileFile();
     this.quota = new CpuQuota(config.cgroupfs());
     this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
@@ -229,5 +237,6 @@ public final class Daemon implements AutoCloseable {
   public void close() {
     thread.shutdownNow();
     netbirdThread.shutdownNow();
+    censusThread.shutdownNow();
   }
 }

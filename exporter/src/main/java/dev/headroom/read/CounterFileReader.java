@@ -34,6 +34,23 @@ public final class CounterFileReader {
     return parse(buf, file);
   }
 
+  /**
+   * Re-reads a counter through a descriptor held open, from offset 0: a sysfs attribute formats its value
+   * afresh on every read at offset 0, so one open serves every sample. An interface removed since the open
+   * fails here with "No such device", which the caller takes as the cue to open again.
+   */
+  public long readUnsigned(FileChannel ch, Path file) throws IOException {
+    buf.clear();
+    while (buf.hasRemaining()) {
+      int n = ch.read(buf, buf.position());
+      if (n <= 0) {
+        break;
+      }
+    }
+    buf.flip();
+    return parse(buf, file);
+  }
+
   /** Parses an unsigned decimal with optional surrounding whitespace, all 64 bits kept. */
   static long parse(ByteBuffer b, Path file) throws ReadException {
     int start = b.position();

@@ -11,6 +11,8 @@ import java.util.TreeSet;
  */
 public final class CpuList {
   private static final int MAX_CPUS = 8192;
+  /** Where sysfs lists the online cores, relative to its root. */
+  static final String ONLINE = "devices/system/cpu/online";
 
   private CpuList() {}
 
@@ -18,7 +20,7 @@ public final class CpuList {
     SortedSet<Integer> ids = new TreeSet<>();
     String s = content.strip();
     if (s.isEmpty()) {
-      return ids;
+      return java.util.Collections.unmodifiableSortedSet(ids);
     }
     for (String part : s.split(",")) {
       String[] range = part.strip().split("-", -1);
@@ -35,12 +37,12 @@ public final class CpuList {
         throw ReadException.malformed(file, content, "a CPU list like 0-3,5");
       }
     }
-    return ids;
+    return java.util.Collections.unmodifiableSortedSet(ids);
   }
 
   /** Reads {@code <sysfs>/devices/system/cpu/online}. */
   public static SortedSet<Integer> readOnline(Path sysfsRoot) throws ReadException {
-    Path f = sysfsRoot.resolve("devices/system/cpu/online");
+    Path f = sysfsRoot.resolve(ONLINE);
     return parse(Sysfs.read(f), f);
   }
 }

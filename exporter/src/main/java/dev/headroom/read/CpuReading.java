@@ -9,11 +9,12 @@ import java.util.SortedSet;
  * <p>Usage: {@code for (CpuTimes t : reading.cores()) ...}
  *
  * @param cores times of the online cores, ordered by CPU id
- * @param online the ids listed in {@code devices/system/cpu/online}
+ * @param online the ids listed in {@code devices/system/cpu/online}, a set no one changes afterwards (as
+ *     {@link CpuList#parse} returns): it is kept, not copied, since the same set serves every second while
+ *     no core comes or goes
  */
 public record CpuReading(List<CpuTimes> cores, SortedSet<Integer> online) {
   public CpuReading {
-    cores = List.copyOf(cores);
-    online = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(online));
+    cores = java.util.Collections.unmodifiableList(cores);
   }
 }

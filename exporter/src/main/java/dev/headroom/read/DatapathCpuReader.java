@@ -27,6 +27,15 @@ public final class DatapathCpuReader {
   private final long rediscoverNanos;
 
   private List<Integer> pids = List.of();
+  private final java.nio.ByteBuffer commBuf = java.nio.ByteBuffer.allocate(256);
+  private final boolean procfsIsKernel;
+  /** The stat and status files of the pids above, kept from sample to sample (see {@link KernelFile}). */
+  private final java.util.Map<Integer, KernelFile[]> files = new java.util.HashMap<>();
+  /** The last {@code Cpus_allowed_list} text and its parse, reused while the text stays the same. */
+  private byte[] allowedText = new byte[0];
+  private java.util.SortedSet<Integer> allowed = NONE;
+  private static final java.util.SortedSet<Integer> NONE = java.util.Collections.emptySortedSet();
+  private static final byte[] ALLOWED_KEY = "Cpus_allowed_list:".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private Datapath discoveredFor;
   private long discoveredAt;
   private String description = "not found";
@@ -36,6 +45,7 @@ public final class DatapathCpuReader {
     this.iface = iface;
     this.processNames = List.copyOf(processNames);
     this.rediscoverNanos = rediscoverNanos;
+    this.procfsIsKernel = KernelFile.isKernelMount(procfsRoot);
   }
 
   /**
@@ -45,9 +55,9 @@ public final class DatapathCpuReader {
    *     or kernel
    */
   public record DatapathCpu(long cpuMillis, List<Integer> pids, String description, java.util.SortedSet<Integer> allowedCpus) {
+    /** @param allowedCpus a set no one changes afterwards: it is kept, not copied, as it serves every second */
     public DatapathCpu {
       pids = List.copyOf(pids);
-      allowedCpus = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(allowedCpus));
     }
   }
 
@@ -59,8 +69,9 @@ public final class DatapathCpuReader {
   public DatapathCpu read(Datapath datapath, long nowNanos) throws ReadException {
     if (datapath == Datapath.ABSENT) {
       pids = List.of();
+      keepFilesOf(pids);
       discoveredFor = null;
-      return new DatapathCpu(0, List.of(), "no tunnel", new java.util.TreeSet<>());
+      return new DatapathCpu(0, List.of(), "no tunnel", NONE);
     }
     // A found userspace process is kept until it exits or the tunnel is recreated; kernel workers change
     // names as they pick up work, and a process not found yet may start, so those are looked for again.
@@ -73,6 +84,7 @@ public final class DatapathCpuReader {
       }
     }
     discover(datapath);
+    keepFilesOf(pids);
     discoveredFor = datapath;
     discoveredAt = nowNanos;
     return new DatapathCpu(sum(pids).orElse(0L), pids, description, allowedCpus(datapath));
@@ -84,27 +96,72 @@ public final class DatapathCpuReader {
    */
   private java.util.SortedSet<Integer> allowedCpus(Datapath datapath) {
     if (datapath != Datapath.USERSPACE || pids.size() != 1) {
-      return new java.util.TreeSet<>();
+      return NONE;
     }
-    Path f = procfs.resolve(Integer.toString(pids.get(0))).resolve("status");
+    KernelFile f = files(pids.get(0))[1];
     try {
-      for (String line : Sysfs.read(f).lines().toList()) {
-        if (line.startsWith("Cpus_allowed_list:")) {
-          return CpuList.parse(line.substring(line.indexOf(':') + 1), f);
-        }
+      int n = f.read();
+      byte[] b = f.bytes();
+      int at = indexOf(b, n, ALLOWED_KEY);
+      if (at < 0) {
+        return NONE;
       }
+      int from = at + ALLOWED_KEY.length;
+      int to = from;
+      while (to < n && b[to] != '\n') {
+        to++;
+      }
+      if (!java.util.Arrays.equals(b, from, to, allowedText, 0, allowedText.length)) {
+        allowed = CpuList.parse(new String(b, from, to - from, java.nio.charset.StandardCharsets.US_ASCII), f.path());
+        allowedText = java.util.Arrays.copyOfRange(b, from, to);
+      }
+      return allowed;
     } catch (ReadException e) {
       // status unreadable or odd: the limit stays unknown, which only weakens the userspace CPU verdict
+      return NONE;
     }
-    return new java.util.TreeSet<>();
+  }
+
+  /** Where {@code key} starts a line in the first {@code n} bytes of {@code b}, or -1. */
+  private static int indexOf(byte[] b, int n, byte[] key) {
+    for (int i = 0; i + key.length <= n; i++) {
+      if ((i == 0 || b[i - 1] == '\n') && java.util.Arrays.equals(b, i, i + key.length, key, 0, key.length)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** stat and status of one pid, opened on first use and kept while the pid stays in the datapath. */
+  private KernelFile[] files(int pid) {
+    return files.computeIfAbsent(pid, p -> {
+      Path dir = procfs.resolve(Integer.toString(p));
+      return new KernelFile[] {
+        new KernelFile(dir.resolve("stat"), Sysfs.MAX_ATTRIBUTE_BYTES),
+        new KernelFile(dir.resolve("status"), Sysfs.MAX_ATTRIBUTE_BYTES)};
+    });
+  }
+
+  /** Closes the files of pids no longer in the datapath. */
+  private void keepFilesOf(List<Integer> current) {
+    for (var it = files.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (!current.contains(e.getKey())) {
+        for (KernelFile f : e.getValue()) {
+          f.close();
+        }
+        it.remove();
+      }
+    }
   }
 
   private Optional<Long> sum(List<Integer> ids) {
     long total = 0;
-    for (int pid : ids) {
-      Path f = procfs.resolve(Integer.toString(pid)).resolve("stat");
+    for (int i = 0, n = ids.size(); i < n; i++) {
+      KernelFile f = files(ids.get(i))[0];
       try {
-        total += ProcessStat.parse(Sysfs.read(f), f).cpuMillis();
+        int len = f.read();
+        total += ProcessStat.parse(f.bytes(), len, f.path()).cpuMillis();
       } catch (ReadException e) {
         return Optional.empty(); // gone: rediscover
       }
@@ -121,10 +178,8 @@ public final class DatapathCpuReader {
     String cryptName = "wg-crypt-" + iface;
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(procfs, p -> isPid(p.getFileName().toString()))) {
       for (Path dir : dirs) {
-        String comm;
-        try {
-          comm = Sysfs.read(dir.resolve("comm")).strip();
-        } catch (ReadException e) {
+        String comm = comm(dir.resolve("comm"));
+        if (comm == null) {
           continue; // exited while we looked
         }
         int pid = Integer.parseInt(dir.getFileName().toString());
@@ -162,6 +217,32 @@ public final class DatapathCpuReader {
           ? "softirq only (no napi/" + iface + "-N or " + cryptName + " thread seen)"
           : "softirq plus " + found.size() + " kernel threads: " + String.join(", ", foundNames.stream().sorted().toList());
     }
+  }
+
+  /**
+   * A task's name through a reused buffer, or null when it cannot be read (the task exited). Discovery reads
+   * one per task on the host every rediscovery period; the whole-file read helpers cost ~3 KB a task here.
+   * On the real procfs {@code comm} is always a regular file, so only a fixture root is checked first.
+   */
+  private String comm(Path file) {
+    commBuf.clear();
+    try {
+      if (!procfsIsKernel) {
+        Sysfs.requireRegularFile(file);
+      }
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ)) {
+        while (commBuf.hasRemaining() && ch.read(commBuf) > 0) {
+          // comm is one short line; a kworker's carries its workqueue, still far below the buffer
+        }
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    int end = commBuf.position();
+    while (end > 0 && Character.isWhitespace(commBuf.get(end - 1))) {
+      end--;
+    }
+    return new String(commBuf.array(), 0, end, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private boolean holdsTun(Path procDir, boolean[] readable) {

@@ -1,6 +1,8 @@
 package dev.headroom.read;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -10,6 +12,13 @@ import java.util.OptionalInt;
  * Reads interfaces from a sysfs tree; the root is a setting so fixture trees stand in for {@code /sys}.
  * Counters are read every time; mtu, operstate, the datapath markers and speed are re-read when the
  * ifindex changes or after ten seconds. One instance per reading thread.
+ *
+ * <p>On a real sysfs mount the ifindex and counter files of an interface are opened once and re-read from
+ * offset 0 each sample (nine reads, no opens): sysfs formats an attribute afresh on each such read, never
+ * replaces the file, and fails every read with "No such device" once the interface is removed, so a removed
+ * or recreated interface is noticed at the next read, which opens the files again and finds the new ifindex.
+ * A fixture tree is not sysfs (its files are replaced on every change, and a held descriptor would keep the
+ * old one), so there every read opens its files.
  *
  * <p>Usage: {@code InterfaceReading wt0 = new NetInterfaceReader(Path.of("/sys")).read("wt0");}
  */
@@ -21,6 +30,12 @@ public final class NetInterfaceReader {
   private final CounterFileReader counters = new CounterFileReader();
   private final java.util.Map<String, Attributes> cache = new java.util.HashMap<>();
   private final java.util.function.LongSupplier clock;
+  /** The root is a sysfs mount, where held descriptors stay valid (see class comment). */
+  private final boolean holdOpen;
+  /** Per interface: ifindex then the counters in {@link InterfaceCounters#FILES} order, open. */
+  private final java.util.Map<String, FileChannel[]> held = new java.util.HashMap<>();
+  /** Scratch for one read; {@link InterfaceCounters} copies what it keeps. */
+  private final long[] scratch = new long[InterfaceCounters.FILES.length];
 
   /** What changes only when the interface is recreated or reconfigured: re-read by ifindex or age. */
   private record Attributes(int ifindex, int mtu, String operstate, boolean wireguard, boolean tun,
@@ -34,6 +49,7 @@ public final class NetInterfaceReader {
   public NetInterfaceReader(Path sysfsRoot, java.util.function.LongSupplier clock) {
     this.classNet = sysfsRoot.resolve("class/net");
     this.clock = clock;
+    this.holdOpen = KernelFile.isKernelMount(classNet);
   }
 
   /**
@@ -41,6 +57,84 @@ public final class NetInterfaceReader {
    * present interface with unreadable or malformed counters is an error naming the file.
    */
   public InterfaceReading read(String name) throws ReadException {
+    FileChannel[] h = held.get(name);
+    if (h != null) {
+      try {
+        return readHeld(name, h);
+      } catch (IOException e) {
+        // Removed or recreated (ENODEV), or unreadable: open afresh, which tells which it was.
+        release(name);
+      }
+    }
+    InterfaceReading r = readOpening(name);
+    if (holdOpen && r.present()) {
+      hold(name);
+    }
+    return r;
+  }
+
+  /** Whether the interface's counters are read through held descriptors (for tests). */
+  boolean holdsOpen(String name) {
+    return held.containsKey(name);
+  }
+
+  private InterfaceReading readHeld(String name, FileChannel[] h) throws IOException {
+    Path dir = classNet.resolve(name);
+    int ifindex = (int) counters.readUnsigned(h[0], dir);
+    for (int i = 0; i < scratch.length; i++) {
+      scratch[i] = counters.readUnsigned(h[i + 1], dir);
+    }
+    Attributes a = cache.get(name);
+    long now = clock.getAsLong();
+    if (a == null || a.ifindex() != ifindex || now - a.readAtNanos() >= ATTRIBUTES_TTL_NANOS) {
+      a = readAttributes(dir, ifindex, now);
+      cache.put(name, a);
+    }
+    return new InterfaceReading(name, true, ifindex, a.mtu(), a.operstate(), InterfaceCounters.of(scratch),
+        a.speedMbps(), a.wireguard(), a.tun(), a.threaded());
+  }
+
+  /** Opens the interface's ifindex and counter files for the next reads; on any failure, holds none. */
+  private void hold(String name) {
+    Path dir = classNet.resolve(name);
+    FileChannel[] h = new FileChannel[InterfaceCounters.FILES.length + 1];
+    try {
+      h[0] = open(dir.resolve("ifindex"));
+      for (int i = 0; i < InterfaceCounters.FILES.length; i++) {
+        h[i + 1] = open(dir.resolve("statistics").resolve(InterfaceCounters.FILES[i]));
+      }
+      held.put(name, h);
+    } catch (IOException e) {
+      closeAll(h);
+    }
+  }
+
+  private static FileChannel open(Path file) throws IOException {
+    Sysfs.requireRegularFile(file);
+    return FileChannel.open(file, StandardOpenOption.READ);
+  }
+
+  private void release(String name) {
+    closeAll(held.remove(name));
+    cache.remove(name);
+  }
+
+  private static void closeAll(FileChannel[] h) {
+    if (h == null) {
+      return;
+    }
+    for (FileChannel c : h) {
+      if (c != null) {
+        try {
+          c.close();
+        } catch (IOException ignored) {
+          // a descriptor of a removed interface: nothing left to release
+        }
+      }
+    }
+  }
+
+  private InterfaceReading readOpening(String name) throws ReadException {
     Path dir = classNet.resolve(name);
     if (!Files.isDirectory(dir)) {
       return InterfaceReading.absent(name);

@@ -2,55 +2,147 @@ package dev.headroom.sample;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.read.ReadException;
+import dev.headroom.read.wg.TunnelPeer;
 import dev.headroom.read.wg.TunnelPeersReader;
 import dev.headroom.sample.census.CensusConfig;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.CensusTotals;
 import dev.headroom.sample.census.TunnelCensus;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The census of every tunnel, taken less often than the per-second sources since a peer can hold thousands
- * of them, and at once when the tunnel restarted. Only the sampling thread calls it.
+ * of them, and at once when the tunnel restarted.
  *
- * <p>Usage: {@code CensusState c = new CensusCollector(settings).collect(Datapath.USERSPACE, now, wallMillis, false);}
+ * <p>The census runs on the executor it is given, never on the caller's thread unless that executor is
+ * {@code Runnable::run}: reading thousands of tunnels over a UAPI socket or {@code wg show} can take up to
+ * its timeout, and a sample must not wait for it. The sampling thread calls {@link #collect}, which starts a
+ * census when one is due and none is running, and returns the latest finished one. A census still running
+ * past the reader's timeout plus one census interval is stalled: counted once as a census error and shown as
+ * a failing source until it returns; the sampler stays on time throughout.
+ *
+ * <p>Threads: {@link #collect} on the sampling thread only; the census state ({@link TunnelCensus}, totals,
+ * health) on the census task only, one task at a time; they meet in an {@link AtomicReference} holding an
+ * immutable {@link CensusState}.
+ *
+ * <p>Usage: {@code CensusState c = new CensusCollector(settings, censusThread).collect(Datapath.USERSPACE, now, wallMillis, false);}
  */
 public final class CensusCollector {
   static final String SOURCE = "census";
+  private static final Logger log = LoggerFactory.getLogger(CensusCollector.class);
+
+  /** Reads every tunnel of the interface; the seam a test uses to stand in a census that never returns. */
+  @FunctionalInterface
+  public interface PeersSource {
+    List<TunnelPeer> read(Datapath datapath, String iface) throws ReadException;
+  }
 
   private final SamplerSettings settings;
-  private final TunnelPeersReader peers;
+  private final PeersSource peers;
+  private final Executor executor;
+  private final long stallNanos;
+
+  // Census task only.
   private final TunnelCensus census = new TunnelCensus(CensusConfig.defaults());
   private final CensusTotals totals = new CensusTotals();
   private final SourceHealthTracker health = new SourceHealthTracker(SOURCE);
-  private CensusSnapshot last;
-  private CensusTotals lastTotals;
-  private long takenAt;
 
+  // Shared: the latest finished census, and whether one is running.
+  private final AtomicReference<CensusState> latest =
+      new AtomicReference<>(new CensusState(null, null, new SourceHealth(true, 0, "")));
+  private final AtomicBoolean running = new AtomicBoolean();
+
+  // Sampling thread only.
+  private long takenAt;
+  private boolean taken;
+  private long stalls;
+  private boolean stallCounted;
+
+  /** Census on the caller's thread: for tests and tools that sample by hand. */
   public CensusCollector(SamplerSettings settings) {
-    this.settings = settings;
-    this.peers = new TunnelPeersReader(settings.runDir(), "wg");
+    this(settings, Runnable::run);
   }
 
+  /** Census on {@code executor} (a single thread of its own in the daemon). */
+  public CensusCollector(SamplerSettings settings, Executor executor) {
+    this(settings, new TunnelPeersReader(settings.runDir(), "wg")::read, executor,
+        TunnelPeersReader.TIMEOUT.toNanos());
+  }
+
+  /**
+   * @param readerTimeoutNanos the bound the source promises on one read; a census running longer than this
+   *     plus one census interval is counted as stalled
+   */
+  public CensusCollector(SamplerSettings settings, PeersSource peers, Executor executor, long readerTimeoutNanos) {
+    this.settings = settings;
+    this.peers = peers;
+    this.executor = executor;
+    this.stallNanos = readerTimeoutNanos + settings.censusInterval().toNanos();
+  }
+
+  /**
+   * Starts a census when one is due and none is running; returns the latest finished one, its health
+   * failing while a census is stalled.
+   */
   public CensusState collect(Datapath datapath, long nowNanos, long wallMillis, boolean tunnelRestarted) {
-    if (takenAt == 0 || nowNanos - takenAt >= dueNanos() || tunnelRestarted) {
+    boolean due = !taken || nowNanos - takenAt >= dueNanos() || tunnelRestarted;
+    if (due && running.compareAndSet(false, true)) {
+      taken = true;
       takenAt = nowNanos;
+      stallCounted = false;
+      try {
+        executor.execute(() -> take(datapath, nowNanos, wallMillis));
+      } catch (RuntimeException e) {
+        running.set(false); // executor shut down: the daemon is closing
+      }
+    }
+    CensusState s = latest.get();
+    boolean stalled = running.get() && nowNanos - takenAt >= stallNanos;
+    if (stalled && !stallCounted) {
+      stallCounted = true;
+      stalls++;
+      log.warn("census has not returned after {} s (still sampling the rest)", (nowNanos - takenAt) / 1_000_000_000L);
+    }
+    if (stalls == 0) {
+      return s;
+    }
+    SourceHealth h = s.health();
+    return new CensusState(s.snapshot(), s.totals(), stalled
+        ? new SourceHealth(false, h.errors() + stalls,
+            "census has not returned after " + (nowNanos - takenAt) / 1_000_000_000L + " s")
+        : new SourceHealth(h.up(), h.errors() + stalls, h.lastError()));
+  }
+
+  /** One census, on the census task. */
+  private void take(Datapath datapath, long nowNanos, long wallMillis) {
+    try {
+      CensusState s;
       if (datapath == Datapath.ABSENT) {
-        last = null;
         health.ok();
+        s = new CensusState(null, latest.get().totals(), health.snapshot());
       } else {
         try {
           CensusSnapshot c = census.update(nowNanos, wallMillis / 1000, peers.read(datapath, settings.tunnelInterface()));
           totals.add(c);
-          last = c;
-          lastTotals = totals.copy();
           health.ok();
+          s = new CensusState(c, totals.copy(), health.snapshot());
         } catch (ReadException e) {
-          last = null;
           health.failed(e.getMessage());
+          s = new CensusState(null, latest.get().totals(), health.snapshot());
         }
       }
+      latest.set(s);
+    } catch (RuntimeException e) {
+      health.failed(e.toString());
+      latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
+    } finally {
+      running.set(false);
     }
-    return new CensusState(last, lastTotals, health.snapshot());
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.headroom.sample;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -41,8 +40,17 @@ public final class Sampler {
     this(settings, cpu, nanoClock, System::currentTimeMillis);
   }
 
-  /** With an explicit wall clock, so tests get the same timestamps every run. */
+  /** With an explicit wall clock, so tests get the same timestamps every run; the census on the caller's thread. */
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock) {
+    this(settings, cpu, nanoClock, wallClock, Runnable::run);
+  }
+
+  /**
+   * With the census run on {@code censusExecutor}: the daemon gives it a thread of its own, so a census that
+   * takes seconds never delays a sample (see {@link CensusCollector}).
+   */
+  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
+      java.util.concurrent.Executor censusExecutor) {
     this.nanoClock = nanoClock;
     this.wallClock = wallClock;
     NetInterfaceReader net = new NetInterfaceReader(settings.sysfs(), nanoClock);
@@ -51,7 +59,7 @@ public final class Sampler {
     this.cpu = new CpuCollector(cpu);
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
-    this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings);
+    this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
     this.peakDown = new PeakWindow(settings.peakSamples());
     this.peakUp = new PeakWindow(settings.peakSamples());
   }
@@ -80,14 +88,12 @@ public final class Sampler {
     scrapePeakDown.offer(down);
     scrapePeakUp.offer(up);
 
-    Map<String, SourceHealth> health = new LinkedHashMap<>();
-    health.put(TunnelCollector.SOURCE, t.health());
-    health.put(UnderlayCollector.SOURCE, u.link().health());
-    health.put(CpuCollector.SOURCE, c.health());
-    health.put(DatapathCpuCollector.SOURCE, d.health());
-    if (cs != null) {
-      health.put(CensusCollector.SOURCE, cs.health());
-    }
+    Map<String, SourceHealth> health = cs == null
+        ? Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
+            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health())
+        : Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
+            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health(),
+            CensusCollector.SOURCE, cs.health());
     boolean complete = hadBaseline;
     hadBaseline = true;
     double duration = (nanoClock.getAsLong() - start) / 1e9;

@@ -19,6 +19,8 @@ public final class SourceHealthTracker {
   private boolean up = true;
   private long errors;
   private String lastError = "";
+  /** The last snapshot, handed out again while nothing changed: a healthy source allocates nothing. */
+  private SourceHealth snapshot;
 
   public SourceHealthTracker(String source) {
     this.source = source;
@@ -45,6 +47,9 @@ public final class SourceHealthTracker {
   }
 
   public SourceHealth snapshot() {
-    return new SourceHealth(up, errors, lastError);
+    if (snapshot == null || snapshot.up() != up || snapshot.errors() != errors) {
+      snapshot = new SourceHealth(up, errors, lastError);
+    }
+    return snapshot;
   }
 }

@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * Collects metric families for one scrape with little ceremony; a family with no data point is left out.
  *
- * <p>Usage: {@code f.gauge("headroom_tunnel_up", "help", 1.0); f.gauge("x", "help", 2.0, "direction", "download");}
+ * <p>Usage: {@code f.gauge(TunnelMetrics.UP, 1.0); f.gauge(TunnelMetrics.THROUGHPUT, 2.0, "direction", "download");}
  */
 final class Families {
   private final Map<String, GaugeSnapshot.Builder> gauges = new LinkedHashMap<>();
@@ -24,7 +24,9 @@ final class Families {
   private final Map<String, Object> order = new LinkedHashMap<>();
 
   /** Adds a gauge point; NaN means unknown and is skipped rather than exposed. */
-  void gauge(String name, String help, double value, String... labels) {
+  void gauge(Family family, double value, String... labels) {
+    String name = family.require(Family.Type.GAUGE).name();
+    String help = family.help();
     GaugeSnapshot.Builder b = gauges.computeIfAbsent(name, n -> {
       order.put(n, gauges);
       return GaugeSnapshot.builder().name(n).help(help);
@@ -35,8 +37,10 @@ final class Families {
     }
   }
 
-  /** Adds a counter point; the name is given without {@code _total}. */
-  void counter(String name, String help, double value, String... labels) {
+  /** Adds a counter point. */
+  void counter(Family family, double value, String... labels) {
+    String name = family.require(Family.Type.COUNTER).name();
+    String help = family.help();
     CounterSnapshot.Builder b = counters.computeIfAbsent(name, n -> {
       order.put(n, counters);
       return CounterSnapshot.builder().name(n).help(help);
@@ -49,18 +53,20 @@ final class Families {
    * Adds an enum as one gauge series per state, 1 for the active states and 0 for the rest (node_exporter
    * style, so the state label has a readable name rather than the metric's own, as OpenMetrics StateSets do).
    */
-  void stateSet(String name, String help, String stateLabel, String[] states, java.util.Set<String> active,
+  void stateSet(Family family, String stateLabel, String[] states, java.util.Set<String> active,
       String... labels) {
     for (String s : states) {
       String[] all = java.util.Arrays.copyOf(labels, labels.length + 2);
       all[labels.length] = stateLabel;
       all[labels.length + 1] = s;
-      gauge(name, help, active.contains(s) ? 1 : 0, all);
+      gauge(family, active.contains(s) ? 1 : 0, all);
     }
   }
 
   /** Adds a classic histogram point: upper bounds ending in +Inf, counts per bucket (not cumulative). */
-  void histogram(String name, String help, double[] upperBounds, long[] perBucket, double sum, String... labels) {
+  void histogram(Family family, double[] upperBounds, long[] perBucket, double sum, String... labels) {
+    String name = family.require(Family.Type.HISTOGRAM).name();
+    String help = family.help();
     HistogramSnapshot.Builder b = histograms.computeIfAbsent(name, n -> {
       order.put(n, histograms);
       return HistogramSnapshot.builder().name(n).help(help);

@@ -177,6 +177,26 @@ class DaemonIntegrationTest {
   }
 
   @Test
+  void aCensusThatNeverAnswersDoesNotDelaySamples() throws Exception {
+    try (var sock = dev.headroom.testing.FakeUapiSocket.silent(dir.resolve("run"), "wt0")) {
+      tree = FixtureTree.copy("userspace", dir.resolve("tree"));
+      running = ServeCommand.start(ConfigParser.parse(new String[] {
+          "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
+          "--path.rundir=" + dir.resolve("run"), "--census.interval=200ms", "--sample.interval=100ms",
+          "--netbird.interval=0s"}).config());
+      port = running.server().port();
+      // Each census waits out the reader's 2 s timeout. Had the sampling thread waited with it, the first
+      // census error would come after about two samples; on a thread of its own, some twenty samples pass.
+      await().atMost(Duration.ofSeconds(20)).until(() ->
+          Scrape.metrics(port).getOrDefault("headroom_source_errors_total{source=\"census\"}", 0.0) >= 1);
+      Map<String, Double> m = Scrape.metrics(port);
+      assertTrue(m.get("headroom_samples_total") >= 10, "samples while the census hung: " + m.get("headroom_samples_total"));
+      assertEquals(0.0, m.get("headroom_source_up{source=\"census\"}"));
+      assertEquals(1.0, m.get("headroom_source_up{source=\"tunnel\"}"));
+    }
+  }
+
+  @Test
   void aMissingUapiSocketIsASourceErrorNotAFailedScrape() throws Exception {
     tree = FixtureTree.copy("userspace", dir.resolve("tree"));
     running = ServeCommand.start(ConfigParser.parse(new String[] {

@@ -23,7 +23,13 @@ public final class FakeUapiSocket implements AutoCloseable {
 
   private FakeUapiSocket(ServerSocketChannel server, Supplier<String> reply) {
     this.server = server;
-    this.thread = new Thread(() -> serve(reply), "fake-uapi");
+    this.thread = new Thread(() -> {
+      if (reply == null) {
+        hold();
+      } else {
+        serve(reply);
+      }
+    }, "fake-uapi");
     thread.setDaemon(true);
     thread.start();
   }
@@ -34,6 +40,33 @@ public final class FakeUapiSocket implements AutoCloseable {
     ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     s.bind(UnixDomainSocketAddress.of(dir.resolve(iface + ".sock")));
     return new FakeUapiSocket(s, reply);
+  }
+
+  /**
+   * A socket that accepts every connection and never answers, as a wedged datapath would: a reader gets
+   * nothing until its own timeout.
+   */
+  public static FakeUapiSocket silent(Path runDir, String iface) throws IOException {
+    return start(runDir, iface, null);
+  }
+
+  private void hold() {
+    java.util.List<SocketChannel> held = new java.util.ArrayList<>();
+    try {
+      while (server.isOpen()) {
+        held.add(server.accept());
+      }
+    } catch (IOException e) {
+      // closed
+    } finally {
+      for (SocketChannel c : held) {
+        try {
+          c.close();
+        } catch (IOException ignored) {
+          // closing a test socket
+        }
+      }
+    }
   }
 
   private void serve(Supplier<String> reply) {

@@ -14,7 +14,8 @@ import java.util.List;
  * <p>Usage: {@code List<TunnelPeer> peers = new TunnelPeersReader(Path.of("/var/run"), "wg").read(datapath, "wt0");}
  */
 public final class TunnelPeersReader {
-  private static final Duration TIMEOUT = Duration.ofSeconds(2);
+  /** The bound on one read of every tunnel. */
+  public static final Duration TIMEOUT = Duration.ofSeconds(2);
 
   private final UapiClient uapi;
   private final WgDumpReader wg;

@@ -2,6 +2,8 @@ package dev.headroom.bench;
 
 import dev.headroom.read.CpuReading;
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.Datapath;
+import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.InterfaceReading;
 import dev.headroom.read.NetInterfaceReader;
 import dev.headroom.read.OshiCpuSource;
@@ -52,6 +54,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class SampleBench {
   private Path tree;
   private Sampler fixture;
+  private Path userspaceTree;
+  private Sampler fixtureUserspace;
   private Sampler live;
   private String fixtureStat;
   private String liveStat;
@@ -61,6 +65,7 @@ public class SampleBench {
   private NetInterfaceReader liveNet;
   private CpuSource oshi;
   private CpuSource liveProcStat;
+  private DatapathCpuReader liveDiscovery;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -70,6 +75,12 @@ public class SampleBench {
     fixture = new Sampler(settings(sys, proc, "wt0", OptionalDouble.of(1.25e9)),
         new ProcStatCpuSource(sys, proc), System::nanoTime);
     fixture.sample(); // baseline, as the daemon's first tick
+    // A userspace datapath (NetBird's usual mode): its process's stat and affinity are read every sample.
+    userspaceTree = Fixtures.copy("userspace");
+    fixtureUserspace = new Sampler(settings(userspaceTree.resolve("sys"), userspaceTree.resolve("proc"), "wt0",
+        OptionalDouble.of(1.25e9)), new ProcStatCpuSource(userspaceTree.resolve("sys"), userspaceTree.resolve("proc")),
+        System::nanoTime);
+    fixtureUserspace.sample();
     // The real system, as the service samples it: OSHI for CPU, lo standing in for the tunnel.
     Path realSys = Path.of("/sys");
     Path realProc = Path.of("/proc");
@@ -79,6 +90,9 @@ public class SampleBench {
     liveNet = new NetInterfaceReader(realSys);
     oshi = new OshiCpuSource(realSys);
     liveProcStat = new ProcStatCpuSource(realSys, realProc);
+    // Rediscovery period 0: every read scans /proc, as the sampler does every 10 s while no datapath process
+    // is found (or for kernel WireGuard's workers); its cost per sample is this over 10.
+    liveDiscovery = new DatapathCpuReader(realProc, "lo", List.of("netbird", "wireguard-go"), 0);
     statPath = proc.resolve("stat");
     fixtureStat = Files.readString(statPath);
     liveStat = Files.readString(realProc.resolve("stat"));
@@ -94,6 +108,7 @@ public class SampleBench {
   @TearDown(Level.Trial)
   public void tearDown() {
     Fixtures.delete(tree);
+    Fixtures.delete(userspaceTree);
   }
 
   /** One sample of a kernel-WireGuard peer (4 cores) from the fixture tree, procfs CPU source. */
@@ -102,7 +117,16 @@ public class SampleBench {
     return fixture.sample();
   }
 
-  /** One sample of this machine as the service takes it (OSHI CPU source, real sysfs). */
+  /**
+   * One sample of a userspace-WireGuard peer from the fixture tree: as sampleFixtureKernel plus the datapath
+   * process's stat and status. Fixture files are not procfs, so every read here opens its file.
+   */
+  @Benchmark
+  public Sample sampleFixtureUserspace() {
+    return fixtureUserspace.sample();
+  }
+
+  /** One sample of this machine as the service takes it (procfs CPU source, real sysfs and procfs). */
   @Benchmark
   public Sample sampleLive() {
     return live.sample();
@@ -124,6 +148,12 @@ public class SampleBench {
   @Benchmark
   public CpuReading partCpuProcStatLive() throws ReadException {
     return liveProcStat.read();
+  }
+
+  /** Part of sampleLive every 10 s: one scan of this machine's /proc for the datapath's process. */
+  @Benchmark
+  public DatapathCpuReader.DatapathCpu partDatapathDiscoveryLive() throws ReadException {
+    return liveDiscovery.read(Datapath.USERSPACE, System.nanoTime());
   }
 
   @Benchmark

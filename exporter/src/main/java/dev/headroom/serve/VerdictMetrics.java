@@ -1,0 +1,60 @@
+package dev.headroom.serve;
+
+import dev.headroom.judge.Advice;
+import dev.headroom.judge.CeilingSource;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Verdict;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import java.util.Set;
+
+/**
+ * The judgement per direction: the ceiling in use and where it comes from, utilization against it, the
+ * verdict, and the advice.
+ *
+ * <p>Usage: {@code new VerdictMetrics().write(families, published);}
+ */
+final class VerdictMetrics implements MetricArea {
+  static final Family CEILING = Family.gauge("headroom_ceiling_bytes_per_second", "The ceiling in use for the direction.");
+  static final Family CEILING_SOURCE = Family.gauge("headroom_ceiling_source",
+      "Where the ceiling comes from: profile (measured here), config, or the reference tables.");
+  static final Family UTILIZATION = Family.gauge("headroom_utilization_ratio", "Tunnel throughput over the ceiling.");
+  static final Family PEAK_UTILIZATION = Family.gauge("headroom_peak_utilization_ratio",
+      "Sliding-window peak throughput over the ceiling.");
+  static final Family VERDICT = Family.gauge("headroom_verdict", "What limits the direction now (one series per state).");
+  static final Family ADVICE = Family.gauge("headroom_advice",
+      "What to do (one series per recommendation; the reason is on / and /api/v1/status).");
+
+  private static final String[] SOURCES = labels(CeilingSource.values());
+  private static final String[] VERDICTS = labels(Verdict.values());
+  private static final String[] ADVICES = labels(Advice.values());
+
+  private static String[] labels(Enum<?>[] values) {
+    String[] out = new String[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = values[i] instanceof Verdict v ? v.label()
+          : values[i] instanceof Advice a ? a.label() : ((CeilingSource) values[i]).label();
+    }
+    return out;
+  }
+
+  @Override
+  public void write(Families f, Published p) {
+    Judgement j = p.judgement();
+    if (j == null) {
+      return;
+    }
+    Sample s = p.sample();
+    for (Direction d : Direction.values()) {
+      double ceiling = j.of(d).ceiling().bytesPerSecond();
+      f.gauge(CEILING, ceiling, "direction", d.label());
+      f.stateSet(CEILING_SOURCE, "source", SOURCES, Set.of(j.of(d).ceiling().source().label()), "direction", d.label());
+      f.gauge(UTILIZATION, j.of(d).utilization(), "direction", d.label());
+      f.gauge(PEAK_UTILIZATION, ceiling > 0 ? s.peak(d) / ceiling : Double.NaN, "direction", d.label());
+      f.stateSet(VERDICT, "verdict", VERDICTS, Set.of(j.of(d).verdict().label()), "direction", d.label());
+    }
+    Set<String> advice = new java.util.HashSet<>();
+    j.adviceSet().forEach(a -> advice.add(a.label()));
+    f.stateSet(ADVICE, "advice", ADVICES, advice);
+  }
+}

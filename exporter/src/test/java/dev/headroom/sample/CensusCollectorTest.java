@@ -1,0 +1,113 @@
+package dev.headroom.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.awaitility.Awaitility.await;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.read.wg.TunnelPeer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class CensusCollectorTest {
+  private static final long S = 1_000_000_000L;
+  private static final long TIMEOUT = 2 * S;
+  private final ExecutorService censusThread = Executors.newSingleThreadExecutor();
+
+  @AfterEach
+  void stop() {
+    censusThread.shutdownNow();
+  }
+
+  private static SamplerSettings settings() {
+    return new SamplerSettings(Path.of("/nonexistent/sys"), Path.of("/nonexistent/proc"), "wt0", Optional.empty(),
+        OptionalDouble.empty(), Duration.ofSeconds(1), Duration.ofMinutes(5), List.of(), Duration.ofSeconds(1),
+        Path.of("/nonexistent/run"));
+  }
+
+  private static List<TunnelPeer> onePeer(long tx) {
+    return List.of(new TunnelPeer("ab".repeat(32), tx / 10, tx, 1_764_460_790L, "10.0.0.2:51820", 1));
+  }
+
+  @Test
+  void aCensusThatNeverReturnsIsCountedOnceAsStalledWhileCollectKeepsAnswering() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger reads = new AtomicInteger();
+    CensusCollector c = new CensusCollector(settings(), (dp, iface) -> {
+      if (reads.incrementAndGet() == 2) {
+        try {
+          release.await(); // the second census hangs, as a wedged datapath would hold it
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return onePeer(1_000_000L * reads.get());
+    }, censusThread, TIMEOUT);
+
+    c.collect(Datapath.USERSPACE, 0, 0, false);
+    await().atMost(Duration.ofSeconds(10)).until(() -> c.collect(Datapath.USERSPACE, 1, 0, false).snapshot() != null);
+    // One sample a second for a minute of the sampling thread's clock: every call returns, none waits.
+    CensusState s = null;
+    for (int i = 1; i <= 60; i++) {
+      s = c.collect(Datapath.USERSPACE, i * S, i * 1000L, false);
+      if (i >= 4) {
+        assertFalse(s.health().up(), "stalled at " + i + " s: " + s.health());
+        assertEquals(1, s.health().errors(), "a stall counts once, however long it lasts");
+        assertTrue(s.health().lastError().contains("has not returned"), s.health().lastError());
+      }
+    }
+    assertNotNull(s.snapshot(), "the last finished census stays published while one hangs");
+    assertEquals(2, reads.get(), "no second census starts while one hangs");
+
+    release.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> c.collect(Datapath.USERSPACE, 61 * S, 0, false).health().up());
+    CensusState after = c.collect(Datapath.USERSPACE, 63 * S, 0, false);
+    await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() >= 3);
+    assertEquals(1, after.health().errors(), "the stall stays counted after the census returns");
+  }
+
+  @Test
+  void onTheCallersThreadTheCensusOfThisSampleIsReturned() {
+    AtomicInteger reads = new AtomicInteger();
+    CensusCollector c = new CensusCollector(settings(), (dp, iface) -> onePeer(reads.incrementAndGet() * 1_000_000L),
+        Runnable::run, TIMEOUT);
+    assertEquals(1, c.collect(Datapath.USERSPACE, 0, 0, false).snapshot().tunnels());
+    assertEquals(1, c.collect(Datapath.USERSPACE, 1 * S, 1000, false).snapshot().tunnels());
+    assertEquals(2, reads.get());
+    assertTrue(c.collect(Datapath.USERSPACE, 1 * S + 1, 1000, true).snapshot().hasRates(), "a tunnel restart takes a census at once");
+    assertEquals(3, reads.get());
+  }
+
+  @Test
+  void aSlowCensusIsNotTakenTwiceAtOnce() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger reads = new AtomicInteger();
+    CensusCollector c = new CensusCollector(settings(), (dp, iface) -> {
+      reads.incrementAndGet();
+      try {
+        release.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return onePeer(1);
+    }, censusThread, TIMEOUT);
+    for (int i = 0; i < 3; i++) {
+      c.collect(Datapath.USERSPACE, i * S, 0, false);
+    }
+    release.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> c.collect(Datapath.USERSPACE, 3 * S, 0, false).snapshot() != null);
+    assertTrue(reads.get() <= 2, "reads: " + reads.get());
+  }
+}
