@@ -50,7 +50,9 @@ BUDGET_FIXED = 200
 BUDGET_PER_CORE = 10
 # Every label a headroom_* series may carry, and how many values it may take on one peer. None of them grows
 # with users or tunnels: enumerations, the peer's cores, its two interfaces, the operator's placement.
-LABELS = {"direction": 4, "verdict": 8, "advice": 8, "datapath": 4, "source": 8, "mode": 8, "window": 2,
+# source: the sampled sources (tunnel, underlay, cpu, datapath_cpu, census, cpu_quota, ...) and the ceilings' (profile,
+# config, reference) together; a fixed list in the code.
+LABELS = {"direction": 4, "verdict": 8, "advice": 8, "datapath": 4, "source": 12, "mode": 8, "window": 2,
           "state": 4, "connection": 4, "line_rate_source": 3, "reason": 4, "le": 32, "interface": 2, "network": 1, "site": 1,
           "version": 1, "cpu": None}
 
