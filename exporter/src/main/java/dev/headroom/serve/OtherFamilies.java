@@ -6,7 +6,6 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,7 +20,6 @@ import java.util.List;
  */
 final class OtherFamilies {
   static final OtherFamilies NONE = new OtherFamilies(new byte[0], List.of(), new int[] {0}, 0);
-  private static final byte[] EOF = "# EOF\n".getBytes(StandardCharsets.US_ASCII);
 
   private final byte[] bytes;
   private final List<String> names;
@@ -82,8 +80,8 @@ final class OtherFamilies {
     if (!openMetrics) {
       return b;
     }
-    int n = b.length - EOF.length;
-    if (n < 0 || !Arrays.equals(b, n, b.length, EOF, 0, EOF.length)) {
+    int n = b.length - TextExposition.EOF.length;
+    if (n < 0 || !Arrays.equals(b, n, b.length, TextExposition.EOF, 0, TextExposition.EOF.length)) {
       return null;
     }
     return Arrays.copyOf(b, n);

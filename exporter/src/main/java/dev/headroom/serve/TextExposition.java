@@ -14,7 +14,8 @@ import java.util.List;
  * <p>Usage: {@code byte[] body = new TextExposition().render(families, false, OtherFamilies.NONE);}
  */
 final class TextExposition {
-  private static final byte[] EOF = "# EOF\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  /** OpenMetrics's end marker. */
+  static final byte[] EOF = "# EOF\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   private byte[] buf = new byte[32 * 1024];
   private int len;

@@ -148,6 +148,31 @@ class TextExpositionTest {
     assertTrue(new String(fresh.body(null, null).bytes(), UTF_8).contains("process_collected 3.0"));
   }
 
+  @Test
+  void otherFamiliesAWriterAddsSectionsToAreCutPerFamilyAndStillMergeByName() throws IOException {
+    PrometheusRegistry others = others();
+    // The text format writes a gauge histogram's _gcount and _gsum as sections of their own after its
+    // buckets, so the one-pass text has more comment blocks than families.
+    others.register(() -> io.prometheus.metrics.model.snapshots.HistogramSnapshot.builder()
+        .name("headroom_queue_seconds").help("A gauge histogram.").gaugeHistogram(true)
+        .dataPoint(io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot.builder()
+            .classicHistogramBuckets(io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets.of(
+                new double[] {1, Double.POSITIVE_INFINITY}, new long[] {2, 1}))
+            .sum(3.5).build())
+        .build());
+    Published p = GoldenMetricsTest.published("kernel", dir);
+    HeadroomCollector headroom = GoldenMetricsTest.collector(p);
+    PrometheusRegistry all = new PrometheusRegistry();
+    all.register(headroom);
+    all.register((MultiCollector) others::scrape);
+    MetricsEndpoint served = new MetricsEndpoint(headroom, others, Object::new, Duration.ZERO);
+    for (String accept : ACCEPTS) {
+      assertEquals(clientJava(accept, all.scrape()), new String(served.body(accept, null).bytes(), UTF_8),
+          "Accept: " + accept);
+    }
+    assertTrue(new String(served.body(null, null).bytes(), UTF_8).contains("# TYPE headroom_queue_seconds_gcount gauge"));
+  }
+
   /** Stand-ins for the other collectors with fixed values: a TLS expiry, a labelled gauge, a counter, a histogram. */
   private static PrometheusRegistry others() {
     PrometheusRegistry r = new PrometheusRegistry();
