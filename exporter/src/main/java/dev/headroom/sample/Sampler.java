@@ -3,6 +3,8 @@ package dev.headroom.sample;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -88,12 +90,14 @@ public final class Sampler {
     scrapePeakDown.offer(down);
     scrapePeakUp.offer(up);
 
-    Map<String, SourceHealth> health = cs == null
-        ? Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
-            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health())
-        : Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
-            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health(),
-            CensusCollector.SOURCE, cs.health());
+    List<Map.Entry<String, SourceHealth>> health = new ArrayList<>(5);
+    health.add(Map.entry(TunnelCollector.SOURCE, t.health()));
+    health.add(Map.entry(UnderlayCollector.SOURCE, u.link().health()));
+    health.add(Map.entry(CpuCollector.SOURCE, c.health()));
+    health.add(Map.entry(DatapathCpuCollector.SOURCE, d.health()));
+    if (cs != null) {
+      health.add(Map.entry(CensusCollector.SOURCE, cs.health()));
+    }
     boolean complete = hadBaseline;
     hadBaseline = true;
     double duration = (nanoClock.getAsLong() - start) / 1e9;
@@ -103,7 +107,13 @@ public final class Sampler {
         u.link().reading(), u.link().traffic(), u.lineRateBytesPerSecond(), u.lineRateSource(),
         c.cores(), cpuPerGigabyte(t, c),
         d.datapath(), d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
-        cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(), health);
+        cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(), sources(health));
+  }
+
+  /** One immutable map of the sources read in this pass, which {@link Sample} keeps as it is (no second copy). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, SourceHealth> sources(List<Map.Entry<String, SourceHealth>> health) {
+    return Map.ofEntries(health.toArray(new Map.Entry[0]));
   }
 
   /** Null when the tunnel moved too little to divide by, or either side is unknown. */
