@@ -132,8 +132,7 @@ public final class Sampler {
     if (!(bytes >= MIN_BYTES_FOR_CPU_PER_GB) || c.deltaTotalMillis() <= 0) {
       return null;
     }
-    double gb = bytes / 1e9;
-    return new CpuPerGigabyte(c.deltaUserMillis() / 1000.0 / gb, c.deltaSystemMillis() / 1000.0 / gb,
-        c.deltaSoftirqMillis() / 1000.0 / gb);
+    return CpuPerGigabyte.of(c.deltaUserMillis() / 1000.0, c.deltaSystemMillis() / 1000.0,
+        c.deltaSoftirqMillis() / 1000.0, bytes);
   }
 }
