@@ -460,7 +460,8 @@ def lifecycle():
         return set(re.findall(pattern, text))
 
     # The command line is parsed by picocli in a loader of its own; once serving, none of its classes stay.
-    # (The daemon unloads them in one collection after start; the wait only covers the log being written.)
+    # (The service's small heap unloads them in its first full collection, within a second of start; the wait
+    # covers that and the log being written.)
     until(lambda: picocli("load") and picocli("load") <= picocli("unload"), 30)
     loaded, unloaded = picocli("load"), picocli("unload")
     check("the serving daemon has unloaded every picocli class it parsed its flags with",

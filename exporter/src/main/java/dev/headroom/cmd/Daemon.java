@@ -8,9 +8,7 @@ import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.Thresholds;
-import dev.headroom.read.CpuQuota;
 import dev.headroom.read.CpuSource;
-import dev.headroom.read.ReadException;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.read.wg.NetbirdStatusReader;
 import java.io.IOException;
@@ -20,7 +18,6 @@ import java.nio.file.attribute.FileTime;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
-import dev.headroom.sample.SourceHealthTracker;
 import dev.headroom.serve.Published;
 import dev.headroom.serve.SamplerTiming;
 import java.util.concurrent.Executors;
@@ -44,21 +41,13 @@ public final class Daemon implements AutoCloseable {
 
   /** How soon after the baseline the first rate is taken. */
   private static final long FIRST_RATE_AFTER_NANOS = 250_000_000L;
-  /** The profile file is re-read when it changes, checked this often; the CPU quota is re-read as often. */
+  /** The profile file is re-read when it changes, checked this often. */
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
   private final java.util.concurrent.ExecutorService censusThread;
-  private final CpuQuota quota;
   private final double flowCap;
   private final boolean jumboPath;
-  /** The quota's source name in headroom_source_up / headroom_source_errors_total and /-/ready. */
-  public static final String QUOTA_SOURCE = "cpu_quota";
-  private final SourceHealthTracker quotaHealth = new SourceHealthTracker(QUOTA_SOURCE);
-  /** The quota last read, and when: it changes only by an operator's hand, so it is re-read every 10 s, not per sample. */
-  private double quotaCores = Double.NaN;
-  private long quotaReadAt;
-  private boolean quotaRead;
   private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
   private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
@@ -87,7 +76,6 @@ public final class Daemon implements AutoCloseable {
     this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
         System::nanoTime, System::currentTimeMillis, censusThread);
     this.profileFile = config.profileFile();
-    this.quota = new CpuQuota(config.cgroupfs());
     this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
     this.jumboPath = config.underlayJumboPath();
     this.classifier = new Classifier(Thresholds.defaults().withCpuSaturation(config.cpuSaturation()),
@@ -148,9 +136,7 @@ public final class Daemon implements AutoCloseable {
           classifier.setProfile(loadProfile());
         }
       }
-      double quotaNow = cpuQuota(s.monotonicNanos());
-      s = s.withSource(QUOTA_SOURCE, quotaHealth.snapshot());
-      Judgement j = classifier.observe(Observations.from(s, quotaNow, flowCap, jumboPath));
+      Judgement j = classifier.observe(Observations.from(s, flowCap, jumboPath));
       Published p = new Published(s, j, peaks, netbird.get(), timing);
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
@@ -166,26 +152,6 @@ public final class Daemon implements AutoCloseable {
         // close() ran: no more samples
       }
     }
-  }
-
-  /**
-   * The cgroup CPU quota in cores, NaN for none; a bad file is read as no quota, logged once, counted and exposed
-   * as source {@value #QUOTA_SOURCE} like the sampler's sources.
-   */
-  private double cpuQuota(long now) {
-    if (quotaRead && now - quotaReadAt < PROFILE_CHECK_NANOS) {
-      return quotaCores;
-    }
-    quotaRead = true;
-    quotaReadAt = now;
-    try {
-      quotaCores = quota.cores();
-      quotaHealth.ok();
-    } catch (ReadException e) {
-      quotaHealth.failed(e.getMessage() + " (the CPU quota is ignored)");
-      quotaCores = Double.NaN;
-    }
-    return quotaCores;
   }
 
   /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */

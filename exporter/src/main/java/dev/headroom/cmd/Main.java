@@ -75,10 +75,6 @@ public final class Main {
       Runtime.getRuntime().removeShutdownHook(hook);
       return code;
     }
-    // One full collection now unloads the parse's loader with picocli's classes and returns their metaspace;
-    // left to itself, a heap larger than the service's may not see a full collection for days. Now, before the
-    // server starts, the heap holds almost nothing, so the collection is short and does not grow it.
-    System.gc();
     ServeProcess.trapSignals();
     WebConfig web;
     ServeCommand.Running running;

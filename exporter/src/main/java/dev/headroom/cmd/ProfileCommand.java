@@ -5,12 +5,12 @@ import dev.headroom.judge.ArmCost;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ProfileSession;
-import dev.headroom.read.CpuQuota;
-import dev.headroom.read.ReadException;
 import dev.headroom.sample.Core;
+import dev.headroom.sample.CpuQuotaCollector;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.InterfaceTracker;
 import dev.headroom.sample.Sample;
+import dev.headroom.sample.SourceHealth;
 import dev.headroom.serve.Published;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -66,7 +66,7 @@ public final class ProfileCommand {
         err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "': start NetBird first");
         return 1;
       }
-      double quota = quota(config, err);
+      double quota = quota(s0, err);
       ProfileSession.Settings settings = ProfileSession.Settings.forInterval(
           config.sampleInterval().toMillis() / 1000.0, config.profileSteps());
       printInstructions(out, config, s0, quota);
@@ -185,13 +185,13 @@ public final class ProfileCommand {
     return online.isEmpty() ? Double.NaN : online.stream().mapToDouble(f).sum();
   }
 
-  private static double quota(Config c, PrintStream err) {
-    try {
-      return new CpuQuota(c.cgroupfs()).cores();
-    } catch (ReadException e) {
-      err.println("headroom profile: ignoring the CPU quota: " + e.getMessage());
-      return Double.NaN;
+  /** The quota the sampler read with the first sample; a bad {@code cpu.max} is named and read as none. */
+  private static double quota(Sample s, PrintStream err) {
+    SourceHealth h = s.source(CpuQuotaCollector.SOURCE);
+    if (h != null && !h.up()) {
+      err.println("headroom profile: " + h.lastError());
     }
+    return s.cpuQuotaCores();
   }
 
   private static String directions(MeasuredProfile p) {

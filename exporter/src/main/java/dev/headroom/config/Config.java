@@ -51,6 +51,6 @@ public record Config(
   public SamplerSettings samplerSettings() {
     return new SamplerSettings(
         sysfs, procfs, tunnelInterface, underlayInterface, underlayLineRate, sampleInterval, peakWindow,
-        datapathProcesses, censusInterval, runDir);
+        datapathProcesses, censusInterval, runDir, Optional.of(cgroupfs));
   }
 }

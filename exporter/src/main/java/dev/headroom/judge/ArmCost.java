@@ -1,5 +1,6 @@
 package dev.headroom.judge;
 
+import dev.headroom.sample.CpuPerGigabyte;
 import java.util.List;
 import java.util.OptionalDouble;
 
@@ -31,9 +32,10 @@ public record ArmCost(double bytesPerSecond, double userSecondsPerGbit, double s
    */
   public static ArmCost of(List<Double> drivenBytesPerSecond, List<Double> totalBytesPerSecond, List<Double> userCores,
       List<Double> systemCores, List<Double> softirqCores) {
-    double gbps = Units.gbps(mean(totalBytesPerSecond));
-    return new ArmCost(mean(drivenBytesPerSecond), perGbit(mean(userCores), gbps), perGbit(mean(systemCores), gbps),
-        perGbit(mean(softirqCores), gbps));
+    // Mean cores and bytes per second are one second's CPU seconds and bytes: the sampler's cost, per gigabit.
+    CpuPerGigabyte perGbit = CpuPerGigabyte.of(mean(userCores), mean(systemCores), mean(softirqCores),
+        mean(totalBytesPerSecond)).perGigabit();
+    return new ArmCost(mean(drivenBytesPerSecond), perGbit.user(), perGbit.system(), perGbit.softirq());
   }
 
   /** All CPU seconds per gigabit: user + system + softirq. */
@@ -56,10 +58,6 @@ public record ArmCost(double bytesPerSecond, double userSecondsPerGbit, double s
 
   private static String seconds(double v) {
     return Double.isNaN(v) ? "?" : Units.num(v, 2);
-  }
-
-  private static double perGbit(double cores, double gbps) {
-    return gbps > 0 && !Double.isNaN(cores) ? cores / gbps : Double.NaN;
   }
 
   private static double mean(List<Double> v) {

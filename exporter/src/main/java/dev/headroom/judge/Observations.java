@@ -17,18 +17,18 @@ import java.util.List;
 public final class Observations {
   private Observations() {}
 
-  /** An observation without the operator's path settings or a CPU quota. */
+  /** An observation without the operator's path settings. */
   public static Observation from(Sample s) {
-    return from(s, Double.NaN, Double.NaN, false);
+    return from(s, Double.NaN, false);
   }
 
   /**
-   * @param cpuQuotaCores         the cgroup CPU quota in cores, NaN for none
+   * The CPU quota is the sample's own ({@link Sample#cpuQuotaCores}).
+   *
    * @param flowCapBytesPerSecond the cloud's single-flow cap, NaN for none
    * @param jumboPathDeclared     the operator says the path carries jumbo frames end to end
    */
-  public static Observation from(Sample s, double cpuQuotaCores, double flowCapBytesPerSecond,
-      boolean jumboPathDeclared) {
+  public static Observation from(Sample s, double flowCapBytesPerSecond, boolean jumboPathDeclared) {
     double[] busy = s.cores().stream().filter(Core::online).mapToDouble(Core::busy).toArray();
     Observation.Builder b = Observation.builder(s.datapath(), busy.length)
         .tunnelMtu(s.tunnel().present() ? s.tunnel().mtu() : Observation.DEFAULT_TUNNEL_MTU)
@@ -38,7 +38,7 @@ public final class Observations {
         .underlayUtilization(s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD))
         .coreBusy(busy)
         .datapathCpuCores(s.datapathCores())
-        .cpuQuotaCores(cpuQuotaCores)
+        .cpuQuotaCores(s.cpuQuotaCores())
         .flowCap(flowCapBytesPerSecond)
         .jumboPath(jumboPathDeclared || privateEndpointsOnly(s.census()));
     if (s.lineRateBytesPerSecond() > 0) {

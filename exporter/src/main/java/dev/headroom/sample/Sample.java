@@ -21,6 +21,7 @@ import java.util.Map;
  * @param censusTotals cumulative per-tunnel rate observations, null before the first census
  * @param datapathAllowedCpus cores the userspace datapath may run on, 0 when unknown
  * @param datapathAllowedBusy mean busy ratio of those cores, NaN when unknown
+ * @param cpuQuotaCores the cgroup CPU quota ({@code cpu.max}) in cores, NaN for none, unread or not asked for
  */
 public record Sample(
     long sequence,
@@ -44,6 +45,7 @@ public record Sample(
     int datapathAllowedCpus,
     double datapathAllowedBusy,
     String datapathDescription,
+    double cpuQuotaCores,
     CensusSnapshot census,
     CensusTotals censusTotals,
     Map<String, SourceHealth> sources) {
@@ -120,15 +122,5 @@ public record Sample(
 
   public SourceHealth source(String name) {
     return sources.get(name);
-  }
-
-  /** This sample with one more source's health, for a source read beside the sampler (the CPU quota). */
-  public Sample withSource(String name, SourceHealth health) {
-    Map<String, SourceHealth> all = new java.util.LinkedHashMap<>(sources);
-    all.put(name, health);
-    return new Sample(sequence, wallMillis, monotonicNanos, durationSeconds, complete, tunnel, tunnelTraffic,
-        peakDownload, peakUpload, underlay, underlayTraffic, lineRateBytesPerSecond, lineRateSource, cores,
-        cpuPerGigabyte, datapath, datapathCpuSeconds, datapathCores, datapathAllowedCpus, datapathAllowedBusy,
-        datapathDescription, census, censusTotals, all);
   }
 }

@@ -3,11 +3,13 @@ package dev.headroom.sample;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census) for its
+ * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census, CPU quota) for its
  * state, derives what spans sources (peaks, CPU per gigabyte), and returns an immutable {@link Sample}. Not
  * thread-safe by design: the sampling thread is its only caller and the only reader of the system. A
  * failing source is logged once, counted, its rates left unknown, and the rest still sampled.
@@ -19,6 +21,8 @@ public final class Sampler {
   static final long MIN_BYTES_FOR_CPU_PER_GB = 1_000_000;
   /** The default route, and a datapath not found yet (or kernel workers), are looked for again this often. */
   private static final long REDISCOVER_NANOS = 10_000_000_000L;
+  /** The CPU quota changes only by an operator's hand: re-read this often, not each sample. */
+  static final long QUOTA_REREAD_NANOS = 10_000_000_000L;
 
   private final LongSupplier nanoClock;
   private final LongSupplier wallClock;
@@ -28,6 +32,8 @@ public final class Sampler {
   private final DatapathCpuCollector datapathCpu;
   /** Null when the census is off. */
   private final CensusCollector census;
+  /** Null when no cgroup root is set. */
+  private final CpuQuotaCollector quota;
 
   private final PeakWindow peakDown;
   private final PeakWindow peakUp;
@@ -60,6 +66,7 @@ public final class Sampler {
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
     this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
+    this.quota = settings.cgroupfs().map(root -> new CpuQuotaCollector(root, QUOTA_REREAD_NANOS)).orElse(null);
     this.peakDown = new PeakWindow(settings.peakSamples());
     this.peakUp = new PeakWindow(settings.peakSamples());
   }
@@ -79,6 +86,7 @@ public final class Sampler {
     CpuState c = cpu.collect();
     DatapathState d = datapathCpu.collect(t.reading().datapath(), start, c, t.restarted());
     CensusState cs = census == null ? null : census.collect(d.datapath(), start, wall, t.restarted());
+    CpuQuotaState q = quota == null ? null : quota.collect(start);
 
     Traffic tt = t.traffic();
     double down = tt.rate(InterfaceTracker.TX_BYTES);
@@ -88,12 +96,17 @@ public final class Sampler {
     scrapePeakDown.offer(down);
     scrapePeakUp.offer(up);
 
-    Map<String, SourceHealth> health = cs == null
-        ? Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
-            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health())
-        : Map.of(TunnelCollector.SOURCE, t.health(), UnderlayCollector.SOURCE, u.link().health(),
-            CpuCollector.SOURCE, c.health(), DatapathCpuCollector.SOURCE, d.health(),
-            CensusCollector.SOURCE, cs.health());
+    List<Map.Entry<String, SourceHealth>> health = new ArrayList<>(6);
+    health.add(Map.entry(TunnelCollector.SOURCE, t.health()));
+    health.add(Map.entry(UnderlayCollector.SOURCE, u.link().health()));
+    health.add(Map.entry(CpuCollector.SOURCE, c.health()));
+    health.add(Map.entry(DatapathCpuCollector.SOURCE, d.health()));
+    if (cs != null) {
+      health.add(Map.entry(CensusCollector.SOURCE, cs.health()));
+    }
+    if (q != null) {
+      health.add(Map.entry(CpuQuotaCollector.SOURCE, q.health()));
+    }
     boolean complete = hadBaseline;
     hadBaseline = true;
     double duration = (nanoClock.getAsLong() - start) / 1e9;
@@ -103,7 +116,13 @@ public final class Sampler {
         u.link().reading(), u.link().traffic(), u.lineRateBytesPerSecond(), u.lineRateSource(),
         c.cores(), cpuPerGigabyte(t, c),
         d.datapath(), d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
-        cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(), health);
+        q == null ? Double.NaN : q.cores(), cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(), sources(health));
+  }
+
+  /** One immutable map of the sources read in this pass, which {@link Sample} keeps as it is (no second copy). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, SourceHealth> sources(List<Map.Entry<String, SourceHealth>> health) {
+    return Map.ofEntries(health.toArray(new Map.Entry[0]));
   }
 
   /** Null when the tunnel moved too little to divide by, or either side is unknown. */
@@ -113,8 +132,7 @@ public final class Sampler {
     if (!(bytes >= MIN_BYTES_FOR_CPU_PER_GB) || c.deltaTotalMillis() <= 0) {
       return null;
     }
-    double gb = bytes / 1e9;
-    return new CpuPerGigabyte(c.deltaUserMillis() / 1000.0 / gb, c.deltaSystemMillis() / 1000.0 / gb,
-        c.deltaSoftirqMillis() / 1000.0 / gb);
+    return CpuPerGigabyte.of(c.deltaUserMillis() / 1000.0, c.deltaSystemMillis() / 1000.0,
+        c.deltaSoftirqMillis() / 1000.0, bytes);
   }
 }

@@ -9,6 +9,9 @@ import java.util.OptionalDouble;
 /**
  * What the sampler needs to know: roots, interface names, line-rate override, peak window.
  *
+ * @param cgroupfs the cgroup root whose {@code cpu.max} caps the peer's CPU (a fixture tree in tests); empty: no
+ *     quota is read and no {@code cpu_quota} source exists (tests of the other sources)
+ *
  * <p>Usage: {@code new Sampler(new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.empty(), Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird")), cpu, System::nanoTime)}
  */
 public record SamplerSettings(
@@ -21,17 +24,24 @@ public record SamplerSettings(
     Duration peakWindow,
     List<String> datapathProcesses,
     Duration censusInterval,
-    Path runDir) {
+    Path runDir,
+    Optional<Path> cgroupfs) {
 
   public SamplerSettings {
     datapathProcesses = List.copyOf(datapathProcesses);
   }
 
-  /** Without the census (tests of the per-second path, where no tunnel socket exists). */
+  /** Without the census (tests of the per-second path, where no tunnel socket exists) or a CPU quota. */
   public SamplerSettings(Path sysfs, Path procfs, String tunnelInterface, Optional<String> underlayInterface,
       OptionalDouble lineRate, Duration interval, Duration peakWindow, List<String> datapathProcesses) {
     this(sysfs, procfs, tunnelInterface, underlayInterface, lineRate, interval, peakWindow, datapathProcesses,
-        Duration.ZERO, Path.of("/var/run"));
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+  }
+
+  /** These settings with the CPU quota read from {@code cgroupRoot}. */
+  public SamplerSettings withCgroupfs(Path cgroupRoot) {
+    return new SamplerSettings(sysfs, procfs, tunnelInterface, underlayInterface, lineRateBytesPerSecond, interval,
+        peakWindow, datapathProcesses, censusInterval, runDir, Optional.of(cgroupRoot));
   }
 
   /** Samples the peak window holds at the configured interval. */

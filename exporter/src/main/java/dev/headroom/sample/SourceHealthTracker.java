@@ -7,9 +7,6 @@ import org.slf4j.LoggerFactory;
  * One source's read outcomes: counts failures and logs one line when the source is lost and one when it
  * reads again, never one a second while it stays lost. Only the sampling thread calls it.
  *
- * A source read outside the sampler (the cgroup CPU quota, read by the daemon) uses one too, so every source is
- * counted and exposed the same way.
- *
  * <p>Usage: {@code health.failed(e.getMessage()); SourceHealth h = health.snapshot();}
  */
 public final class SourceHealthTracker {

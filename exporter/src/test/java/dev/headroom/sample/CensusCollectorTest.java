@@ -34,7 +34,7 @@ class CensusCollectorTest {
   private static SamplerSettings settings() {
     return new SamplerSettings(Path.of("/nonexistent/sys"), Path.of("/nonexistent/proc"), "wt0", Optional.empty(),
         OptionalDouble.empty(), Duration.ofSeconds(1), Duration.ofMinutes(5), List.of(), Duration.ofSeconds(1),
-        Path.of("/nonexistent/run"));
+        Path.of("/nonexistent/run"), Optional.empty());
   }
 
   private static List<TunnelPeer> onePeer(long tx) {

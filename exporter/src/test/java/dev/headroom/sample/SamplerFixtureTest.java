@@ -30,6 +30,56 @@ class SamplerFixtureTest {
   }
 
   @Test
+  void theCgroupCpuQuotaIsASourceReadEveryTenSecondsAndABadCpuMaxIsCountedWhileSamplingContinues() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Path cgroup = t.sys().resolve("fs/cgroup");
+    t.write(cgroup.resolve("cpu.max"), "250000 100000\n");
+    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go")).withCgroupfs(cgroup);
+    Sampler s = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
+    Sample first = s.sample();
+    assertEquals(2.5, first.cpuQuotaCores(), 1e-12);
+    assertEquals(new SourceHealth(true, 0, ""), first.source(CpuQuotaCollector.SOURCE));
+
+    // An operator's typo; the quota is re-read only every 10 s, so the next samples still hold 2.5 cores.
+    t.write(cgroup.resolve("cpu.max"), "2.5 cores\n");
+    t.traffic("wt0", 250_000_000, 200_000, 50_000_000, 100_000);
+    clock.advanceSeconds(1);
+    Sample soon = s.sample();
+    assertEquals(2.5, soon.cpuQuotaCores(), 1e-12);
+    assertTrue(soon.source(CpuQuotaCollector.SOURCE).up());
+
+    t.traffic("wt0", 250_000_000, 200_000, 50_000_000, 100_000);
+    clock.advanceSeconds(9);
+    Sample bad = s.sample();
+    assertTrue(Double.isNaN(bad.cpuQuotaCores()), "a bad cpu.max is read as no quota");
+    SourceHealth h = bad.source(CpuQuotaCollector.SOURCE);
+    assertFalse(h.up());
+    assertEquals(1, h.errors());
+    assertTrue(h.lastError().contains("cpu.max") && h.lastError().contains("2.5 cores"), h.lastError());
+    // The rest of the pass was sampled as ever.
+    assertTrue(bad.tunnelUp());
+    assertEquals(250_000_000 / 9.0, bad.throughput(Direction.DOWNLOAD), 1e-6);
+
+    // Held until the next re-read: one error per bad read, not one per sample.
+    clock.advanceSeconds(1);
+    assertEquals(1, s.sample().source(CpuQuotaCollector.SOURCE).errors());
+    t.write(cgroup.resolve("cpu.max"), "max 100000\n");
+    clock.advanceSeconds(9);
+    Sample none = s.sample();
+    assertTrue(Double.isNaN(none.cpuQuotaCores()), "max: no quota");
+    assertEquals(new SourceHealth(true, 1, h.lastError()), none.source(CpuQuotaCollector.SOURCE));
+  }
+
+  @Test
+  void withoutACgroupRootThereIsNoQuotaSource() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    Sample x = sampler(t, OptionalDouble.empty()).sample();
+    assertNull(x.source(CpuQuotaCollector.SOURCE));
+    assertTrue(Double.isNaN(x.cpuQuotaCores()));
+  }
+
+  @Test
   void downloadIsTunnelTransmitAndUploadIsReceive() {
     FixtureTree t = FixtureTree.copy("userspace", dir);
     Sampler s = sampler(t, OptionalDouble.empty());
