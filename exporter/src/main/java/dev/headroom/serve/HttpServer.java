@@ -13,15 +13,6 @@ import java.util.function.Supplier;
  * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", registry, state::get, info, readiness, history, c -> {});}
  */
 public final class HttpServer implements AutoCloseable {
-  /**
-   * Jetty pads its thread pool's queue to the CPU cache line. Unless told how many references fill a line, its
-   * {@code MemoryUtils} asks the JVM through the platform MBean server, which registers every platform MXBean:
-   * about 200 JMX classes and their MBean metadata in a process that serves no JMX (docs/benchmarks.md,
-   * "Fourth round"). 16 is the answer for compressed references (any heap under 32 GiB) and 64-byte lines; a
-   * wrong answer would only change padding.
-   */
-  private static final String REFERENCES_PER_CACHE_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
-
   private final Javalin app;
 
   private HttpServer(Javalin app) {
@@ -41,9 +32,6 @@ public final class HttpServer implements AutoCloseable {
       Readiness readiness,
       History history,
       Consumer<io.javalin.config.JavalinConfig> customize) {
-    if (System.getProperty(REFERENCES_PER_CACHE_LINE) == null) {
-      System.setProperty(REFERENCES_PER_CACHE_LINE, "16");
-    }
     MetricsEndpoint metrics = new MetricsEndpoint(registry, state);
     Javalin app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
