@@ -2,6 +2,7 @@ package dev.headroom.serve;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -9,7 +10,7 @@ import java.util.function.Supplier;
  * The HTTP face of the daemon: metrics, landing page, health, readiness and JSON status. Handlers only
  * read the published snapshot.
  *
- * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", new MetricsEndpoint(registry, state::get), state::get, info, readiness, history, c -> {});}
+ * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", registry, state::get, info, readiness, history, c -> {});}
  */
 public final class HttpServer implements AutoCloseable {
   private final Javalin app;
@@ -25,12 +26,13 @@ public final class HttpServer implements AutoCloseable {
       String host,
       int port,
       String telemetryPath,
-      MetricsEndpoint metrics,
+      PrometheusRegistry registry,
       Supplier<Published> state,
       HeadroomCollector.ExporterInfo info,
       Readiness readiness,
       History history,
       Consumer<io.javalin.config.JavalinConfig> customize) {
+    MetricsEndpoint metrics = new MetricsEndpoint(registry, state);
     Javalin app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
