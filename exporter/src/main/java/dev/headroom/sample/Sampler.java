@@ -3,8 +3,6 @@ package dev.headroom.sample;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -34,6 +32,11 @@ public final class Sampler {
   private final CensusCollector census;
   /** Null when no cgroup root is set. */
   private final CpuQuotaCollector quota;
+  /**
+   * One slot per source, fixed at construction (the census and the quota are on or off for the sampler's life);
+   * refilled each pass and copied by {@code Map.ofEntries}, so a pass allocates the map and its entries only.
+   */
+  private final Map.Entry<String, SourceHealth>[] health;
 
   private final PeakWindow peakDown;
   private final PeakWindow peakUp;
@@ -67,6 +70,9 @@ public final class Sampler {
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
     this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
     this.quota = settings.cgroupfs().map(root -> new CpuQuotaCollector(root, QUOTA_REREAD_NANOS)).orElse(null);
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, SourceHealth>[] slots = new Map.Entry[4 + (census == null ? 0 : 1) + (quota == null ? 0 : 1)];
+    this.health = slots;
     this.peakDown = new PeakWindow(settings.peakSamples());
     this.peakUp = new PeakWindow(settings.peakSamples());
   }
@@ -96,16 +102,16 @@ public final class Sampler {
     scrapePeakDown.offer(down);
     scrapePeakUp.offer(up);
 
-    List<Map.Entry<String, SourceHealth>> health = new ArrayList<>(6);
-    health.add(Map.entry(TunnelCollector.SOURCE, t.health()));
-    health.add(Map.entry(UnderlayCollector.SOURCE, u.link().health()));
-    health.add(Map.entry(CpuCollector.SOURCE, c.health()));
-    health.add(Map.entry(DatapathCpuCollector.SOURCE, d.health()));
+    int n = 0;
+    health[n++] = Map.entry(TunnelCollector.SOURCE, t.health());
+    health[n++] = Map.entry(UnderlayCollector.SOURCE, u.link().health());
+    health[n++] = Map.entry(CpuCollector.SOURCE, c.health());
+    health[n++] = Map.entry(DatapathCpuCollector.SOURCE, d.health());
     if (cs != null) {
-      health.add(Map.entry(CensusCollector.SOURCE, cs.health()));
+      health[n++] = Map.entry(CensusCollector.SOURCE, cs.health());
     }
     if (q != null) {
-      health.add(Map.entry(CpuQuotaCollector.SOURCE, q.health()));
+      health[n++] = Map.entry(CpuQuotaCollector.SOURCE, q.health());
     }
     boolean complete = hadBaseline;
     hadBaseline = true;
@@ -116,13 +122,8 @@ public final class Sampler {
         u.link().reading(), u.link().traffic(), u.lineRateBytesPerSecond(), u.lineRateSource(),
         c.cores(), cpuPerGigabyte(t, c),
         d.datapath(), d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
-        q == null ? Double.NaN : q.cores(), cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(), sources(health));
-  }
-
-  /** One immutable map of the sources read in this pass, which {@link Sample} keeps as it is (no second copy). */
-  @SuppressWarnings("unchecked")
-  private static Map<String, SourceHealth> sources(List<Map.Entry<String, SourceHealth>> health) {
-    return Map.ofEntries(health.toArray(new Map.Entry[0]));
+        q == null ? Double.NaN : q.cores(), cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(),
+        Map.ofEntries(health));
   }
 
   /** Null when the tunnel moved too little to divide by, or either side is unknown. */
