@@ -9,10 +9,10 @@ import java.util.OptionalDouble;
 /**
  * What the sampler needs to know: roots, interface names, line-rate override, peak window.
  *
+ * <p>Usage: {@code new Sampler(new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.empty(), Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird")), cpu, System::nanoTime)}
+ *
  * @param cgroupfs the cgroup root whose {@code cpu.max} caps the peer's CPU (a fixture tree in tests); empty: no
  *     quota is read and no {@code cpu_quota} source exists (tests of the other sources)
- *
- * <p>Usage: {@code new Sampler(new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.empty(), Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird")), cpu, System::nanoTime)}
  */
 public record SamplerSettings(
     Path sysfs,
