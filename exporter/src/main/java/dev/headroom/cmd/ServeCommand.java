@@ -4,6 +4,7 @@ import dev.headroom.config.Config;
 import dev.headroom.serve.HeadroomCollector;
 import dev.headroom.serve.History;
 import dev.headroom.serve.HttpServer;
+import dev.headroom.serve.MetricsEndpoint;
 import dev.headroom.serve.Readiness;
 import dev.headroom.serve.web.CertificateValidity;
 import dev.headroom.serve.web.WebConfig;
@@ -15,6 +16,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
 import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
 import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -27,6 +29,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServeCommand {
   private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
+  /**
+   * How old the served {@code jvm_*} and {@code process_*} families (and the TLS expiry) may be: collecting
+   * them costs about as much as rendering all of headroom's own families, and the exporter's heap and CPU
+   * figures do not need a new value every second (docs/benchmarks.md, "Fourth round").
+   */
+  public static final Duration OWN_COST_MAX_AGE = Duration.ofSeconds(10);
 
   private ServeCommand() {}
 
@@ -82,10 +91,10 @@ public final class ServeCommand {
     Daemon daemon = Daemon.start(config);
     History history = new History(History.SPAN, config.sampleInterval());
     daemon.addListener(history);
-    PrometheusRegistry registry = new PrometheusRegistry();
+    PrometheusRegistry registry = new PrometheusRegistry(); // everything but headroom's own families
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
-    registry.register(new HeadroomCollector(daemon::published, info));
+    HeadroomCollector collector = new HeadroomCollector(daemon::published, info);
     registerOwnCost(registry);
     certificate.ifPresent(c -> Gauge.builder().name("headroom_tls_certificate_expiry_timestamp_seconds")
         .help("When the first certificate of the served TLS chain expires (its notAfter), Unix seconds")
@@ -93,7 +102,8 @@ public final class ServeCommand {
     HttpServer server;
     try {
       beforeBind.run();
-      server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), registry,
+      MetricsEndpoint metrics = new MetricsEndpoint(collector, registry, daemon::published, OWN_COST_MAX_AGE);
+      server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), metrics,
           daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web));
     } catch (RuntimeException e) {
       daemon.close();

@@ -2,7 +2,6 @@ package dev.headroom.serve;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -10,7 +9,7 @@ import java.util.function.Supplier;
  * The HTTP face of the daemon: metrics, landing page, health, readiness and JSON status. Handlers only
  * read the published snapshot.
  *
- * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", registry, state::get, info, readiness, history, c -> {});}
+ * <p>Usage: {@code HttpServer s = HttpServer.start(host, port, "/metrics", new MetricsEndpoint(registry, state::get), state::get, info, readiness, history, c -> {});}
  */
 public final class HttpServer implements AutoCloseable {
   private final Javalin app;
@@ -26,13 +25,12 @@ public final class HttpServer implements AutoCloseable {
       String host,
       int port,
       String telemetryPath,
-      PrometheusRegistry registry,
+      MetricsEndpoint metrics,
       Supplier<Published> state,
       HeadroomCollector.ExporterInfo info,
       Readiness readiness,
       History history,
       Consumer<io.javalin.config.JavalinConfig> customize) {
-    MetricsEndpoint metrics = new MetricsEndpoint(registry, state);
     Javalin app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;

@@ -61,6 +61,21 @@ class GoldenMetricsTest {
   }
 
   private String render(String fixture) throws IOException {
+    Published p = published(fixture, dir);
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(collector(p));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.ALLOW_UTF8);
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  /** headroom's collector over {@code p}, with the golden files' build and placement. */
+  static HeadroomCollector collector(Published p) {
+    return new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9));
+  }
+
+  /** The state of the fixture peer after one second of the same traffic, as every golden file shows it. */
+  static Published published(String fixture, Path dir) throws IOException {
     FixtureTree t = FixtureTree.copy(fixture, dir.resolve(fixture));
     FakeClock clock = new FakeClock();
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
@@ -79,13 +94,7 @@ class GoldenMetricsTest {
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
     Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
-    Published p = new Published(s, j, new Published.ScrapePeaks(
+    return new Published(s, j, new Published.ScrapePeaks(
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
-    PrometheusRegistry registry = new PrometheusRegistry();
-    registry.register(new HeadroomCollector(() -> p,
-        new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9)));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.ALLOW_UTF8);
-    return out.toString(StandardCharsets.UTF_8);
   }
 }
