@@ -27,6 +27,15 @@ import org.slf4j.LoggerFactory;
  * fresh scraper would wait behind them. {@link ClientLimit} keeps one client from holding every thread.
  */
 final class ServerCapacity {
+  /**
+   * Jetty pads its task queue to the CPU cache line. Unless told how many references fill a line, its
+   * {@code MemoryUtils} asks the JVM through the platform MBean server, which registers every platform MXBean:
+   * about 200 JMX classes and their metadata in a process that serves no JMX (docs/benchmarks.md, "Fourth
+   * round"). 16 is the answer for compressed references (any heap under 32 GiB) and 64-byte lines; a wrong
+   * answer would only change padding.
+   */
+  private static final String REFERENCES_PER_CACHE_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
+
   private ServerCapacity() {}
 
   /** The request pool and the per-client cap on {@code config}. */
@@ -37,6 +46,9 @@ final class ServerCapacity {
 
   /** The request pool: {@code maxThreads} threads (the selector takes one) and the bounded task queue. */
   static QueuedThreadPool threadPool(WebSecurity.Limits limits) {
+    if (System.getProperty(REFERENCES_PER_CACHE_LINE) == null) {
+      System.setProperty(REFERENCES_PER_CACHE_LINE, "16"); // read once, when the queue's class first loads
+    }
     QueuedThreadPool pool =
         new QueuedThreadPool(limits.maxThreads(), 2, 60_000, 0,
             new BlockingArrayQueue<>(Math.min(64, limits.queueCapacity()), 64, limits.queueCapacity()), null);

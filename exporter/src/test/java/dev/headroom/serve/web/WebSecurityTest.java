@@ -30,8 +30,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.management.MBeanServerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -324,6 +327,21 @@ class WebSecurityTest {
     start(WebConfig.NONE);
     QueuedThreadPool pool = assertInstanceOf(QueuedThreadPool.class, app.jettyServer().server().getThreadPool());
     assertEquals(LIMITS.maxThreads(), pool.getMaxThreads());
+  }
+
+  @Test
+  void buildingTheServerStartsNoPlatformMBeanServer() {
+    start(WebConfig.NONE);
+    assertEquals(List.of(), MBeanServerFactory.findMBeanServer(null),
+        "Jetty started the platform MBean server (about 200 JMX classes) to size its queue's padding");
+  }
+
+  @Test
+  void connectionsKeepNoHeaderFieldCache() {
+    start(WebConfig.NONE);
+    ServerConnector connector = assertInstanceOf(ServerConnector.class, app.jettyServer().server().getConnectors()[0]);
+    assertEquals(0, connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().getHeaderCacheSize(),
+        "each keep-alive connection would hold a 96 KiB header trie");
   }
 
   @Test
