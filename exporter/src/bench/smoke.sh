@@ -17,6 +17,8 @@ check compare bash exporter/src/bench/compare.sh --smoke
 grep -E '^\|' /tmp/headroom-bench-compare.log | head -20
 check lateness bash exporter/src/bench/lateness.sh --smoke
 grep -E '^\|' /tmp/headroom-bench-lateness.log | head -10
+check jars bash exporter/src/bench/jars.sh --smoke
+grep -E '^\|' /tmp/headroom-bench-jars.log | head -10
 check jmh-run bash exporter/src/bench/jmh.sh -f 1 -wi 0 -i 1 -r 200ms -prof gc
 grep -E '^(Benchmark|[A-Z][A-Za-z]+Bench\.[a-zA-Z]+ )' /tmp/headroom-bench-jmh-run.log | grep -v ':·' | head -20
 echo "bench: $passed passed, $failed failed"

@@ -15,4 +15,6 @@ public final class Needs {
   public static final String PROMTOOL = "promtool";
   /** A real Prometheus server (package prometheus). */
   public static final String PROMETHEUS = "prometheus";
+  /** The shaded jar (target/headroom.jar), built by {@code mvn package}: these run after it, against it. */
+  public static final String SHADED_JAR = "shaded-jar";
 }

@@ -52,6 +52,20 @@ class PemTest {
   }
 
   @Test
+  void ecKeysOnOtherCurvesAndWithoutAParametersBlockMatchTheirCertificate() throws Exception {
+    // SEC1 without the EC PARAMETERS block openssl ecparam writes by default, and PKCS#8 on P-384 and P-521:
+    // the curve comes from the key's own parameters, which the shaded jar's cut-down BouncyCastle must still parse.
+    pki.openssl("ecparam", "-name", "secp384r1", "-genkey", "-noout", "-out", "p384-sec1.key");
+    pki.openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521", "-out", "p521.key");
+    for (String name : List.of("p384-sec1", "p521")) {
+      pki.openssl("req", "-x509", "-new", "-key", name + ".key", "-subj", "/CN=" + name, "-days", "1", "-out", name + ".crt");
+      PrivateKey key = Pem.privateKey(pki.file(name + ".key"));
+      assertEquals("EC", key.getAlgorithm(), name);
+      Pem.checkPair(key, Pem.certificates(pki.file(name + ".crt")).get(0));
+    }
+  }
+
+  @Test
   void encryptedKeysInEitherFormAreRefusedWithAReason() throws Exception {
     pki.openssl("pkcs8", "-topk8", "-in", "server.key", "-passout", "pass:secret", "-out", "enc-pkcs8.key");
     pki.openssl("rsa", "-in", "server.key", "-traditional", "-aes256", "-passout", "pass:secret", "-out", "enc-pkcs1.key");
