@@ -258,7 +258,17 @@ else
   fail "check_multisite.py ended (exit $rc) before reporting its checks"
 fi
 if [ "$failed" -ne 0 ]; then
-  for log in vm vmalert am-central am-site site-00-r1 site-00-r2 ref replay; do
+  # Each site replica's view of its scrape targets: a live peer it holds no series of shows why here.
+  for r in "site-00-r1:$site_00_r1_port" "site-00-r2:$site_00_r2_port" "site-01-r1:$site_01_r1_port" \
+           "site-01-r2:$site_01_r2_port"; do
+    echo "# ${r%%:*} targets:"
+    curl -s -m 5 "http://127.0.0.1:${r#*:}/api/v1/targets" | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["data"]["activeTargets"]:
+    print("#   %s %s %s lastError=%r" % (t["labels"].get("instance"), t["health"], t.get("lastScrape"), t.get("lastError")))
+' 2>/dev/null || echo "#   (not answering)"
+  done
+  for log in vm vmalert am-central am-site site-00-r1 site-00-r2 ref replay live-a live-b; do
     [ -s "$tmp/$log.log" ] && { echo "# $log log (last lines):"; tail -5 "$tmp/$log.log" | cut -c1-300 | sed 's/^/#   /'; }
   done
 fi
