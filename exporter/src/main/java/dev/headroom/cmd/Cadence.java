@@ -1,13 +1,13 @@
 package dev.headroom.cmd;
 
 /**
- * When the sampler should run next: a fixed grid of planned starts (the baseline, the first rate soon after,
- * then one per interval), how late each actual start is, and which planned starts to skip. When the thread
+ * When the sampler should run next: a fixed grid of planned starts (the baseline, the first rate soon after
+ * and never sooner than half that step after the baseline ends, then one per interval), how late each actual start is, and which planned starts to skip. When the thread
  * gets the CPU only after more than one planned start has passed, the latest one runs and the older ones are
  * skipped and counted, rather than run back to back as a fixed-rate executor would (a burst of near-empty
  * intervals). Pure arithmetic on nanosecond readings, so tests drive it without a clock.
  *
- * <p>Usage: {@code Cadence c = new Cadence(now, 250_000_000L, 1_000_000_000L); long late = c.begin(now); long delay = c.advance(now);}
+ * <p>Usage: {@code Cadence c = new Cadence(now, 100_000_000L, 1_000_000_000L); long late = c.begin(now); long delay = c.advance(now);}
  */
 final class Cadence {
   private final long firstStep;
@@ -39,8 +39,14 @@ final class Cadence {
    * that a later one has already overtaken; returns the delay until it (0 when it is due now).
    */
   long advance(long nowNanos) {
-    planned += first ? firstStep : interval;
-    first = false;
+    if (first) {
+      // A baseline that outlasted the first step would have the first rate taken at once, over a few
+      // milliseconds: CPU ticks (10 ms each) make that a 0 % or 100 % core. It gets half the step at least.
+      planned = Math.max(planned + firstStep, nowNanos + firstStep / 2);
+      first = false;
+      return planned - nowNanos;
+    }
+    planned += interval;
     catchUp(nowNanos);
     return Math.max(0, planned - nowNanos);
   }

@@ -40,7 +40,7 @@ public final class Daemon implements AutoCloseable {
   private final RateLimitedLog failures = new RateLimitedLog(log, java.time.Duration.ofMinutes(1), System::nanoTime);
 
   /** How soon after the baseline the first rate is taken. */
-  private static final long FIRST_RATE_AFTER_NANOS = 250_000_000L;
+  private static final long FIRST_RATE_AFTER_NANOS = 100_000_000L;
   /** The profile file is re-read when it changes, checked this often. */
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
@@ -104,8 +104,10 @@ public final class Daemon implements AutoCloseable {
    */
   public static Daemon start(Config config) {
     Daemon d = new Daemon(config);
-    // The baseline at once and the first rate a quarter second later, so a new daemon is ready (has rates)
-    // well within two seconds of start; from then on one sample per interval (see Cadence).
+    // The baseline at once and the first rate a tenth of a second later, so a new daemon is ready (has rates)
+    // as soon as its server is (docs/benchmarks.md, "Sixth round"); byte rates divide by the measured
+    // interval, and CPU ticks of 10 ms give that first rate's per-core busy to a tenth, replaced a second
+    // later. From then on one sample per interval (see Cadence).
     d.thread.execute(d::tick);
     if (d.netbirdReader != null) {
       d.netbirdThread.scheduleWithFixedDelay(d::readNetbird, 0, config.netbirdInterval().toNanos(), TimeUnit.NANOSECONDS);

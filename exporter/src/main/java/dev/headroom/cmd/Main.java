@@ -39,6 +39,7 @@ public final class Main {
 
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    Warmup.begin(args);
     // picocli parses in a loader of its own that nothing references afterwards (ParseLoader).
     Command parsed = (Command) ParseLoader.call("dev.headroom.cmd.CommandLines", "parse", args, out, err);
     if (parsed.name() == null) {

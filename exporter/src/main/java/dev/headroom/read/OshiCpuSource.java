@@ -16,19 +16,48 @@ import oshi.hardware.CentralProcessor;
  * of {@code devices/system/cpu/online}, read before and after OSHI: if the set changed in between, the read
  * is refused rather than mis-attributed.
  *
+ * <p>OSHI's processor is made at the first read, on the sampling thread, not in the constructor: its first
+ * start in a JVM (JNA, OSHI's classes, its processor discovery) takes about 0.2 s here, and the daemon's main
+ * thread starts the HTTP server meanwhile. {@link #prepare()} pays that start earlier, on a thread of the
+ * caller's. Each source discovers the processor anew, so a reload sees cores onlined since the last one. A
+ * processor that cannot be made fails the read with the reason, and the next read tries again. One thread
+ * reads at a time (the sampler's).
+ *
  * <p>Usage: {@code CpuSource cpu = new OshiCpuSource(Path.of("/sys"));}
  */
 public final class OshiCpuSource implements CpuSource {
   private final Path sysfs;
-  private final CentralProcessor processor;
+  private CentralProcessor processor;
 
   public OshiCpuSource(Path sysfsRoot) {
     this.sysfs = sysfsRoot;
-    this.processor = new SystemInfo().getHardware().getProcessor();
+  }
+
+  /**
+   * Loads OSHI and JNA and runs one processor discovery on the calling thread, so a source made later starts
+   * in milliseconds; never throws (a failure shows at the first read).
+   */
+  public static void prepare() {
+    try {
+      newProcessor();
+    } catch (RuntimeException | LinkageError e) {
+      // the first read reports it
+    }
+  }
+
+  private static CentralProcessor newProcessor() {
+    return new SystemInfo().getHardware().getProcessor();
   }
 
   @Override
   public CpuReading read() throws ReadException {
+    if (processor == null) {
+      try {
+        processor = newProcessor();
+      } catch (RuntimeException | LinkageError e) {
+        throw new ReadException("OSHI cannot start: " + e, e);
+      }
+    }
     SortedSet<Integer> before = CpuList.readOnline(sysfs);
     long[][] ticks = processor.getProcessorCpuLoadTicks();
     SortedSet<Integer> after = CpuList.readOnline(sysfs);

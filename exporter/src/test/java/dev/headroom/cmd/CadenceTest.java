@@ -54,9 +54,21 @@ class CadenceTest {
   void aSampleThatOutlastsAnIntervalSkipsTheStartsItOverran() {
     Cadence c = new Cadence(0, S, S);
     c.begin(0);
-    assertEquals(0, c.advance(2 * S + 500 * MS), "ended at 2.5 s: 1 s skipped, 2 s due now");
+    c.advance(MS);
+    c.begin(S);
+    assertEquals(0, c.advance(3 * S + 500 * MS), "ended at 3.5 s: 2 s skipped, 3 s due now");
     assertEquals(1, c.skipped());
-    assertEquals(500 * MS, c.begin(2 * S + 500 * MS));
+    assertEquals(500 * MS, c.begin(3 * S + 500 * MS));
+  }
+
+  @Test
+  void aBaselineThatOutlastsTheFirstStepStillGivesTheFirstRateHalfAStep() {
+    Cadence c = new Cadence(0, 100 * MS, S);
+    c.begin(0);
+    assertEquals(50 * MS, c.advance(180 * MS), "baseline ended at 180 ms: first rate at 230 ms, not at once");
+    assertEquals(0, c.begin(230 * MS));
+    assertEquals(1230 * MS - 240 * MS, c.advance(240 * MS), "then one interval from that start");
+    assertEquals(0, c.skipped());
   }
 
   @Test
