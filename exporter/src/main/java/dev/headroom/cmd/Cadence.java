@@ -2,10 +2,11 @@ package dev.headroom.cmd;
 
 /**
  * When the sampler should run next: a fixed grid of planned starts (the baseline, the first rate soon after
- * and never sooner than half that step after the baseline ends, then one per interval), how late each actual start is, and which planned starts to skip. When the thread
- * gets the CPU only after more than one planned start has passed, the latest one runs and the older ones are
- * skipped and counted, rather than run back to back as a fixed-rate executor would (a burst of near-empty
- * intervals). Pure arithmetic on nanosecond readings, so tests drive it without a clock.
+ * and never sooner than half that step after the baseline ends, then one per interval), how late each actual
+ * start is, and which planned starts to skip. When the thread gets the CPU only after more than one planned
+ * start has passed, the latest one runs and the older ones are skipped and counted, rather than run back to
+ * back as a fixed-rate executor would (a burst of near-empty intervals). Pure arithmetic on nanosecond
+ * readings, so tests drive it without a clock.
  *
  * <p>Usage: {@code Cadence c = new Cadence(now, 100_000_000L, 1_000_000_000L); long late = c.begin(now); long delay = c.advance(now);}
  */
