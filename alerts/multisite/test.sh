@@ -268,6 +268,18 @@ for t in json.load(sys.stdin)["data"]["activeTargets"]:
     print("#   %s %s %s lastError=%r" % (t["labels"].get("instance"), t["health"], t.get("lastScrape"), t.get("lastError")))
 ' 2>/dev/null || echo "#   (not answering)"
   done
+  # Each site replica's alerts on the live Network (state, since when), and what the site Alertmanager holds.
+  for r in "site-00-r2:$site_00_r2_port" "site-01-r2:$site_01_r2_port"; do
+    echo "# ${r%%:*} net-live alerts:"
+    curl -s -m 5 "http://127.0.0.1:${r#*:}/api/v1/alerts" | python3 -c '
+import json, sys
+for a in json.load(sys.stdin)["data"]["alerts"]:
+    if a["labels"].get("network") == "net-live":
+        print("#   %s %s %s since %s" % (a["labels"]["alertname"], a["labels"].get("direction"), a["state"], a.get("activeAt")))
+' 2>/dev/null || echo "#   (not answering)"
+  done
+  echo "# site Alertmanager: $(curl -s -m 5 "http://127.0.0.1:$am_site/api/v2/alerts" | python3 -c '
+import json, sys; print(sorted({a["labels"]["alertname"] for a in json.load(sys.stdin)}))' 2>/dev/null)"
   for log in vm vmalert am-central am-site site-00-r1 site-00-r2 ref replay live-a live-b; do
     [ -s "$tmp/$log.log" ] && { echo "# $log log (last lines):"; tail -5 "$tmp/$log.log" | cut -c1-300 | sed 's/^/#   /'; }
   done
