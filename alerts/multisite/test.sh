@@ -14,7 +14,7 @@
 # VictoriaMetrics as both replicas of each site would have written it. Every Prometheus scrapes from the
 # history's end on, so no rate window straddles a gap. vmalert's replay evaluates the rules over the history and
 # writes ALERTS_FOR_STATE; vmalert (remoteRead) restores `for` state from it, and so does each site Prometheus,
-# restarted one replica at a time with its rules and those series backfilled: the 15-minute `for:` of the
+# restarted one replica at a time (recording groups first, then every rule) with those series backfilled: the 15-minute `for:` of the
 # planted page has truly elapsed in the data, without 15 minutes of wall time.
 # check_multisite.py then proves: replicas deduplicated, central answers equal the one-site Prometheus's,
 # a replica killed mid-run changes no Network answer, and the page reaches the webhook with every field.
@@ -218,16 +218,44 @@ curl -sf "http://127.0.0.1:$vm/api/v1/export" -d 'match[]=ALERTS_FOR_STATE' >"$t
 python3 alerts/multisite/history.py for-state --dir "$tmp/h" <"$tmp/for-state.jsonl" >"$tmp/for-state.log" 2>&1 \
   || abort "no ALERTS_FOR_STATE after the replay" "$tmp/for-state.log"
 
-# --- the site servers take their rules: one replica at a time, so each site keeps shipping ---------------------
-for site in site-00 site-01; do
-  for r in 1 2; do
-    name=$site-r$r pid_var=${site//-/_}_r${r}_pid port_var=${site//-/_}_r${r}_port
-    kill "${!pid_var}"; wait "${!pid_var}" 2>/dev/null
-    backfill "$tmp/h/for-state.om" "$tmp/$name"
-    prom_config "$name" "$tmp/h/targets-$site.json" "\"$rules\"" "$(site_yaml "$site" "$r")"
-    prom_start "$name" "$tmp/$name" "${!port_var}"
+# --- the site servers take their rules: one replica of each site at a time, so each site keeps shipping -------
+# Prometheus restores an alert's `for` state after the group's second evaluation, from the alerts active then.
+# The Network alerts read Network records, which read per-peer records of another group: on a fresh start,
+# whether they exist by then depends on the groups' phases within the interval (a hash of the group's name
+# and file), so a replica restarted straight into all rules may restore nothing and wait the whole `for:`.
+# A server that has run with the rules for a while has those records; so each replica first runs with the
+# recording groups alone until its Network records answer, then restarts with every rule.
+rec_rules=$tmp/recording-rules.yml
+awk '/^  - name: headroom\.peer\.alerts/ {exit} {print}' "$rules" >"$rec_rules"
+if [ "$(grep -c 'record:' "$rec_rules")" = "$(grep -c 'record:' "$rules")" ] && ! grep -q 'alert:' "$rec_rules" \
+   && promtool check rules "$rec_rules" >/dev/null 2>&1; then
+  pass "recording groups of headroom-rules.yml alone: $(grep -c 'record:' "$rec_rules") records, no alert"
+else
+  abort "the recording groups no longer come before the alert groups in headroom-rules.yml"
+fi
+has_records() { # has_records PORT: the server answers the Network records of net-live, both directions
+  curl -sf "http://127.0.0.1:$1/api/v1/query" --data-urlencode \
+    'query=count(network:headroom_utilization:ratio_rate5m{network="net-live"}) == 2' | grep -q '"result":\[{'
+}
+restart_site() { # restart_site NAME SITE REPLICA RULES
+  local pid_var=${2//-/_}_r${3}_pid port_var=${2//-/_}_r${3}_port
+  kill "${!pid_var}"; wait "${!pid_var}" 2>/dev/null
+  prom_config "$1" "$tmp/h/targets-$2.json" "\"$4\"" "$(site_yaml "$2" "$3")"
+  prom_start "$1" "$tmp/$1" "${!port_var}"
+}
+for r in 1 2; do
+  for site in site-00 site-01; do
+    backfill "$tmp/h/for-state.om" "$tmp/$site-r$r"
+    restart_site "$site-r$r" "$site" "$r" "$rec_rules"
+  done
+  for site in site-00 site-01; do
+    port_var=${site//-/_}_r${r}_port
+    for _ in $(seq 1 30); do has_records "${!port_var}" && break; sleep 2; done
+    has_records "${!port_var}" || abort "$site-r$r: no Network records of net-live 60 s after it took the recording rules" "$tmp/$site-r$r.log"
+    restart_site "$site-r$r" "$site" "$r" "$rules"
   done
 done
+restarted=$(date +%s)
 
 # --- the central ruler --------------------------------------------------------------------------------------
 vmalert_port=$(port)
@@ -239,6 +267,37 @@ start vmalert "http://127.0.0.1:$vmalert_port/-/healthy" vmalert -rule="$rules" 
 echo "# vm 127.0.0.1:$vm vmalert :$vmalert_port am central :$am_central site :$am_site webhook :$hook" \
      "ref :$ref_port site-00 :$site_00_r1_port/:$site_00_r2_port site-01 :$site_01_r1_port/:$site_01_r2_port" \
      "(history ended $(( $(date +%s) - end ))s ago)"
+
+# Each site-00 replica restored the planted alerts' `for` state: active since within the history, not since its
+# restart (it restores after a group's second evaluation, so within two intervals and a bit).
+for r in "site-00-r1:$site_00_r1_port" "site-00-r2:$site_00_r2_port"; do
+  restored=$(python3 - "http://127.0.0.1:${r#*:}" "$end" <<'PY2'
+import calendar, json, sys, time, urllib.request
+base, end = sys.argv[1], int(sys.argv[2])
+want = ("HeadroomPeerAtCeiling", "HeadroomNetworkOverOnePeer")
+deadline = time.time() + 60
+while True:
+    seen = {}
+    try:
+        for a in json.load(urllib.request.urlopen(base + "/api/v1/alerts", timeout=5))["data"]["alerts"]:
+            lab = a["labels"]
+            if lab.get("network") == "net-live" and lab.get("direction") == "download" and lab["alertname"] in want:
+                seen[lab["alertname"]] = calendar.timegm(time.strptime(a["activeAt"][:19], "%Y-%m-%dT%H:%M:%S"))
+    except OSError:
+        pass
+    if all(seen.get(n, end + 1) <= end for n in want) or time.time() > deadline:
+        break
+    time.sleep(2)
+print(", ".join(f"{n} since {time.strftime('%H:%M:%S', time.gmtime(seen[n])) if n in seen else 'never'}" for n in want))
+sys.exit(0 if all(seen.get(n, end + 1) <= end for n in want) else 1)
+PY2
+)
+  if [ $? -eq 0 ]; then
+    pass "${r%%:*} restored the planted alerts' \`for\` state from the history ($restored; history ended $(date -u -d "@$end" +%T))"
+  else
+    fail "${r%%:*} restored the planted alerts' \`for\` state from the history ($restored; history ended $(date -u -d "@$end" +%T), restarted $(date -u -d "@$restarted" +%T))"
+  fi
+done
 
 # MULTISITE_HOLD=SECONDS keeps everything running that long before the checks, to look at it by hand.
 [ -n "${MULTISITE_HOLD:-}" ] && { echo "# holding ${MULTISITE_HOLD}s"; sleep "$MULTISITE_HOLD" & wait $!; }
