@@ -258,6 +258,20 @@ done
 restarted=$(date +%s)
 
 # --- the central ruler --------------------------------------------------------------------------------------
+# vmalert restores `for` state after its first evaluation, from the alerts active then: the same race as the site
+# servers' above, so it too runs with the recording groups alone until the centre holds fresh Network records.
+rec_port=$(port) rec_started=$(date +%s)
+start vmalert-rec "http://127.0.0.1:$rec_port/-/healthy" vmalert -rule="$rec_rules" \
+  -datasource.url="http://127.0.0.1:$vm" -remoteWrite.url="http://127.0.0.1:$vm" -evaluationInterval=15s \
+  -disableAlertgroupLabel -httpListenAddr="127.0.0.1:$rec_port" -remoteWrite.flushInterval=1s -loggerLevel=WARN
+fresh_records() { # the centre answers net-live's Network records, both directions, written since vmalert-rec started
+  curl -sf "http://127.0.0.1:$vm/api/v1/query" --data-urlencode \
+    "query=count(timestamp(network:headroom_utilization:ratio_rate5m{network=\"net-live\"}) > $rec_started) == 2" \
+    | grep -q '"result":\[{'
+}
+for _ in $(seq 1 30); do fresh_records && break; sleep 2; done
+fresh_records || abort "vmalert with the recording groups wrote no Network records of net-live in 60 s" "$tmp/vmalert-rec.log"
+kill "$vmalert_rec_pid"; wait "$vmalert_rec_pid" 2>/dev/null
 vmalert_port=$(port)
 start vmalert "http://127.0.0.1:$vmalert_port/-/healthy" vmalert -rule="$rules" \
   -datasource.url="http://127.0.0.1:$vm" -remoteWrite.url="http://127.0.0.1:$vm" -remoteRead.url="http://127.0.0.1:$vm" \
