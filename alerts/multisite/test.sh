@@ -356,5 +356,10 @@ import json, sys; print(sorted({a["labels"]["alertname"] for a in json.load(sys.
   for log in vm vmalert am-central am-site site-00-r1 site-00-r2 ref replay live-a live-b; do
     [ -s "$tmp/$log.log" ] && { echo "# $log log (last lines):"; tail -5 "$tmp/$log.log" | cut -c1-300 | sed 's/^/#   /'; }
   done
+  # A live daemon's stack traces by their head (the lines before the first "at"), not their tail.
+  for log in live-a live-b; do
+    grep -B1 -A2 -E '^[A-Za-z.$]+(Exception|Error)|^(WARN|ERROR) ' "$tmp/$log.log" 2>/dev/null | grep -v '^\s*at ' \
+      | head -20 | cut -c1-300 | sed "s/^/#   $log: /"
+  done
 fi
 finish
