@@ -203,24 +203,6 @@ def window(procs, duration, hr_every, bodies, thread_pid=None):
     return out
 
 
-def warm_up(proc, seconds):
-    """Waits out the warm-up with headroom scraped every HEADROOM_SCRAPE_EVERY seconds, as Prometheus would from
-    its start: a long warm-up then also warms the scrape path the way a deployed exporter's is."""
-    pid, port, path = proc
-    t0 = time.monotonic()
-    for i in range(0, seconds, HEADROOM_SCRAPE_EVERY):
-        delay = t0 + i - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        try:
-            get(port, path)
-        except OSError:
-            pass  # the windows after it count failed scrapes
-    end = t0 + seconds
-    if end > time.monotonic():
-        time.sleep(end - time.monotonic())
-
-
 def scrape_from(address, port, path, stop, counts, lock):
     """One keep-alive connection from a loopback source address, scraping until `stop` is set."""
     import http.client
@@ -299,7 +281,9 @@ def run(a):
     if not all(res[n]["ready_s"] is not None for n in res):
         return report(a, res, checks)
 
-    warm_up(procs["headroom"], a.warmup)
+    # The warm-up scrapes headroom as deployed (every 15 s, as Prometheus does from its start), so a long one
+    # also warms the scrape path; its figures are dropped.
+    window({"headroom": procs["headroom"]}, a.warmup, HEADROOM_SCRAPE_EVERY, {})
     # Two windows of the same length, node_exporter scraped every second in both: headroom scraped every 15 s
     # as deployed, then every second like node_exporter. Each ratio compares processes in the same window.
     bodies = {}
