@@ -32,3 +32,13 @@ wait_http() { # wait_http URL PID SECONDS
   done
   return 1
 }
+
+poll() { # poll SECONDS COMMAND...: runs COMMAND every 2 s until it succeeds; fails when SECONDS pass without
+  local i
+  for i in $(seq 1 $(( $1 / 2 ))); do "${@:2}" && return 0; sleep 2; done
+  "${@:2}"
+}
+
+has_result() { # has_result BASE-URL QUERY: the Prometheus-compatible API at BASE-URL answers QUERY with a series
+  curl -sf "$1/api/v1/query" --data-urlencode "query=$2" | grep -q '"result":\[{'
+}

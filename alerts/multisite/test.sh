@@ -233,10 +233,7 @@ if [ "$(grep -c 'record:' "$rec_rules")" = "$(grep -c 'record:' "$rules")" ] && 
 else
   abort "the recording groups no longer come before the alert groups in headroom-rules.yml"
 fi
-has_records() { # has_records PORT: the server answers the Network records of net-live, both directions
-  curl -sf "http://127.0.0.1:$1/api/v1/query" --data-urlencode \
-    'query=count(network:headroom_utilization:ratio_rate5m{network="net-live"}) == 2' | grep -q '"result":\[{'
-}
+live_records='count(network:headroom_utilization:ratio_rate5m{network="net-live"}) == 2'  # both directions
 restart_site() { # restart_site NAME SITE REPLICA RULES
   local pid_var=${2//-/_}_r${3}_pid port_var=${2//-/_}_r${3}_port
   kill "${!pid_var}"; wait "${!pid_var}" 2>/dev/null
@@ -250,8 +247,7 @@ for r in 1 2; do
   done
   for site in site-00 site-01; do
     port_var=${site//-/_}_r${r}_port
-    for _ in $(seq 1 30); do has_records "${!port_var}" && break; sleep 2; done
-    has_records "${!port_var}" || abort "$site-r$r: no Network records of net-live 60 s after it took the recording rules" "$tmp/$site-r$r.log"
+    poll 60 has_result "http://127.0.0.1:${!port_var}" "$live_records" || abort "$site-r$r: no Network records of net-live 60 s after it took the recording rules" "$tmp/$site-r$r.log"
     restart_site "$site-r$r" "$site" "$r" "$rules"
   done
 done
@@ -264,13 +260,9 @@ rec_port=$(port) rec_started=$(date +%s)
 start vmalert-rec "http://127.0.0.1:$rec_port/-/healthy" vmalert -rule="$rec_rules" \
   -datasource.url="http://127.0.0.1:$vm" -remoteWrite.url="http://127.0.0.1:$vm" -evaluationInterval=15s \
   -disableAlertgroupLabel -httpListenAddr="127.0.0.1:$rec_port" -remoteWrite.flushInterval=1s -loggerLevel=WARN
-fresh_records() { # the centre answers net-live's Network records, both directions, written since vmalert-rec started
-  curl -sf "http://127.0.0.1:$vm/api/v1/query" --data-urlencode \
-    "query=count(timestamp(network:headroom_utilization:ratio_rate5m{network=\"net-live\"}) > $rec_started) == 2" \
-    | grep -q '"result":\[{'
-}
-for _ in $(seq 1 30); do fresh_records && break; sleep 2; done
-fresh_records || abort "vmalert with the recording groups wrote no Network records of net-live in 60 s" "$tmp/vmalert-rec.log"
+# Written since vmalert-rec started: the centre also holds the replay's.
+poll 60 has_result "http://127.0.0.1:$vm" \
+  "count(timestamp(network:headroom_utilization:ratio_rate5m{network=\"net-live\"}) > $rec_started) == 2" || abort "vmalert with the recording groups wrote no Network records of net-live in 60 s" "$tmp/vmalert-rec.log"
 kill "$vmalert_rec_pid"; wait "$vmalert_rec_pid" 2>/dev/null
 vmalert_port=$(port)
 start vmalert "http://127.0.0.1:$vmalert_port/-/healthy" vmalert -rule="$rules" \
