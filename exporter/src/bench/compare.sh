@@ -9,6 +9,8 @@
 #     the only way it sees one-second peaks
 #   - steady RSS (median VmRSS over the window, after warm-up) and peak RSS (VmHWM at the end of the run)
 #   - CPU in a second window of the same length where headroom too is scraped every second
+#     (every scraper keeps its connection alive, as Prometheus and vmagent do; --new-connection-per-scrape
+#     opens one per scrape instead, as rounds before the eighth did)
 #   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time in alternating rounds
 #     (median over rounds), and CPU per 1000 scrapes
 #   - headroom's RSS while --conns keep-alive connections (64) scrape it, 4 from each of 16 loopback source
@@ -21,6 +23,7 @@
 # Usage: exporter/src/bench/compare.sh [--duration SECONDS] [--smoke] [--warmup SECONDS] [--wrk-duration SECONDS]
 #          [--wrk-rounds 3] [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
 #          [--nmt] [--no-cds] [--conns 64] [--census 0,1000,3000,10000] [--census-duration SECONDS]
+#          [--new-connection-per-scrape]
 #        --smoke: a few seconds of everything (CI runs it so this script cannot rot).
 #        --no-cds: without the class-data archive the packaged service uses (made for --jar if missing).
 #        --nmt: adds -XX:NativeMemoryTracking=summary to headroom and prints where its memory goes (costs RSS).
@@ -43,6 +46,7 @@ nmt=0
 cds=1
 conns=64
 conns_duration=10
+reconnect=0
 census_list=""
 census_duration=60
 census_warmup=11  # two censuses (every 5 s) before the window, so it sees rates for every tunnel
@@ -71,6 +75,7 @@ while [ $# -gt 0 ]; do
     --nmt) nmt=1; shift ;;
     --no-cds) cds=0; shift ;;
     --conns) conns="${2:?}"; shift 2 ;;
+    --new-connection-per-scrape) reconnect=1; shift ;;
     --census) census_list="${2:?}"; shift 2 ;;
     --census-duration) census_duration="${2:?}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -137,7 +142,7 @@ python3 "$here/measure.py" run \
   --duration "$duration" --warmup "$warmup" --wrk-duration "$wrk_duration" --wrk-warmup "$wrk_warmup" --wrk-rounds "$wrk_rounds" \
   --wrk-args "$wrk_args" --java-opts "$java_opts" --tunnel "$tunnel" --jar "$jar" \
   --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} $([ "$nmt" = 1 ] && echo --nmt) \
-  --conns "$conns" --conns-duration "$conns_duration" || status=$?
+  --conns "$conns" --conns-duration "$conns_duration" $([ "$reconnect" = 1 ] && echo --new-connection-per-scrape) || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- headroom log (tail)"; tail -n 20 "$tmp/headroom.log" || true
   echo "--- node_exporter log (tail)"; tail -n 20 "$tmp/node_exporter.log" || true

@@ -32,6 +32,38 @@ def get(port, path, timeout=5.0):
         c.close()
 
 
+class Scraper:
+    """One target's scrapes over a kept-alive connection, as Prometheus (since 2.0) and vmagent scrape: a
+    new connection only after an error or the server's close. `reconnect=True` opens one per scrape instead,
+    as the rounds before the eighth measured."""
+
+    def __init__(self, port, path, reconnect=False, timeout=5.0):
+        self.port, self.path, self.reconnect, self.timeout = port, path, reconnect, timeout
+        self.conn = None
+        self.opened = 0  # connections opened, so a run can show its scrapes reused one
+
+    def get(self):
+        """One GET; returns (status, body bytes). Raises OSError or HTTPException, after closing."""
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+            self.opened += 1
+        try:
+            self.conn.request("GET", self.path)
+            r = self.conn.getresponse()
+            body = r.read()
+        except (OSError, http.client.HTTPException):
+            self.close()
+            raise
+        if self.reconnect or r.will_close:
+            self.close()
+        return r.status, body
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
 def cpu_ticks(pid):
     """utime + stime of the whole process (all threads: JIT, GC, HTTP, sampler), in clock ticks."""
     with open(f"/proc/{pid}/stat") as f:
@@ -155,10 +187,20 @@ def version_of(cmd):
         return "unknown"
 
 
-def window(procs, duration, hr_every, bodies, thread_pid=None):
-    """One measured window: node_exporter scraped every second, headroom every hr_every seconds; returns
-    {name: {cpu_s_per_hour, rss_steady_mib, scrapes_ok, scrapes_failed, window_s}} for the processes alive at
-    its end (and headroom's CPU by thread when thread_pid is given)."""
+def window(procs, duration, hr_every, bodies, thread_pid=None, reconnect=False):
+    """One measured window: node_exporter scraped every second, headroom every hr_every seconds, each over
+    its own kept-alive connection (see Scraper); returns {name: {cpu_s_per_hour, rss_steady_mib, scrapes_ok,
+    scrapes_failed, window_s}} for the processes alive at its end (and headroom's CPU by thread when
+    thread_pid is given)."""
+    scrapers = {n: Scraper(procs[n][1], procs[n][2], reconnect) for n in procs}
+    try:
+        return _window(procs, scrapers, duration, hr_every, bodies, thread_pid)
+    finally:
+        for sc in scrapers.values():
+            sc.close()
+
+
+def _window(procs, scrapers, duration, hr_every, bodies, thread_pid):
     t0 = time.monotonic()
     ticks0 = {n: cpu_ticks(procs[n][0]) for n in procs}
     threads0 = thread_ticks(thread_pid) if thread_pid else None
@@ -171,12 +213,11 @@ def window(procs, duration, hr_every, bodies, thread_pid=None):
             time.sleep(delay)
         targets = [n for n in procs if n != "headroom" or i % hr_every == 0]
         for n in targets:
-            pid, port, path = procs[n]
             try:
-                st, body, _ = get(port, path)
+                st, body = scrapers[n].get()
                 scrapes[n][0 if st == 200 else 1] += 1
                 bodies[n] = body
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 scrapes[n][1] += 1
         for n in procs:
             if alive(procs[n][0]):
@@ -194,7 +235,8 @@ def window(procs, duration, hr_every, bodies, thread_pid=None):
         dt = cpu_ticks(pid) - ticks0[n]
         out[n] = {"window_s": t1 - t0, "cpu_s_per_hour": dt / CLK_TCK / (t1 - t0) * 3600,
                   "rss_steady_mib": statistics.median(rss[n]) / 1024,
-                  "scrapes_ok": scrapes[n][0], "scrapes_failed": scrapes[n][1], "hr_every_s": hr_every}
+                  "scrapes_ok": scrapes[n][0], "scrapes_failed": scrapes[n][1], "hr_every_s": hr_every,
+                  "connections": scrapers[n].opened}
     if thread_pid and alive(thread_pid) and "headroom" in out:
         threads1 = thread_ticks(thread_pid)
         out["headroom"]["threads_cpu_s_per_hour"] = dict(sorted(
@@ -283,12 +325,12 @@ def run(a):
 
     # The warm-up scrapes headroom as deployed (every 15 s, as Prometheus does from its start), so a long one
     # also warms the scrape path; its figures are dropped.
-    window({"headroom": procs["headroom"]}, a.warmup, HEADROOM_SCRAPE_EVERY, {})
+    window({"headroom": procs["headroom"]}, a.warmup, HEADROOM_SCRAPE_EVERY, {}, reconnect=a.new_connection_per_scrape)
     # Two windows of the same length, node_exporter scraped every second in both: headroom scraped every 15 s
     # as deployed, then every second like node_exporter. Each ratio compares processes in the same window.
     bodies = {}
     for mode, every in (("deployed", HEADROOM_SCRAPE_EVERY), ("each_second", 1)):
-        w = window(procs, a.duration, every, bodies, a.hr_pid)
+        w = window(procs, a.duration, every, bodies, a.hr_pid, a.new_connection_per_scrape)
         for n in procs:
             if n not in w:
                 check(f"{n} still running after the {mode} window", False)
@@ -296,6 +338,10 @@ def run(a):
             res[n].setdefault("windows", {})[mode] = w[n]
             check(f"{n} every {mode} window scrape answered 200", w[n]["scrapes_ok"] > 0 and w[n]["scrapes_failed"] == 0,
                   f"{w[n]['scrapes_ok']} ok, {w[n]['scrapes_failed']} failed")
+            # Kept alive: one connection for the window (the server closing it would show as more).
+            want = w[n]["scrapes_ok"] if a.new_connection_per_scrape else 1
+            check(f"{n} {mode} window scrapes used {'a new connection each' if a.new_connection_per_scrape else 'one kept-alive connection'}",
+                  w[n]["connections"] == want, f"{w[n]['connections']} connections for {w[n]['scrapes_ok']} scrapes")
         if mode == "deployed" and "threads_cpu_s_per_hour" in w.get("headroom", {}):
             res["headroom"]["threads_cpu_s_per_hour"] = w["headroom"].pop("threads_cpu_s_per_hour")
     for n in procs:
@@ -518,7 +564,9 @@ def report(a, res, checks):
           f"window {a.duration} s after {a.warmup} s warm-up, "
           f"wrk {a.wrk_args} -d{a.wrk_duration}s --latency x {a.wrk_rounds} alternating rounds (median)")
     print(f"# CPU windows: {a.duration} s deployed (headroom scraped every {HEADROOM_SCRAPE_EVERY} s), then {a.duration} s "
-          "with headroom scraped each second; node_exporter scraped each second in both")
+          "with headroom scraped each second; node_exporter scraped each second in both; "
+          + ("a new connection for each scrape" if a.new_connection_per_scrape
+             else "each over one kept-alive connection, as Prometheus and vmagent scrape"))
     print(f"# headroom: java {a.java_opts} -jar {os.path.relpath(a.jar)} serve --tunnel.interface={a.tunnel}")
     print(f"# node_exporter: {version_of([a.node_exporter, '--version'])}; "
           "--collector.disable-defaults --collector.cpu --collector.netdev --collector.netclass")
@@ -570,6 +618,7 @@ def main():
     r.add_argument("--nmt", action="store_true")
     r.add_argument("--conns", type=int, default=64)
     r.add_argument("--conns-duration", type=int, default=10)
+    r.add_argument("--new-connection-per-scrape", action="store_true")
     c = sub.add_parser("census")
     for k in ("hr-pid", "hr-port", "ne-pid", "ne-port", "duration", "warmup", "tunnels"):
         c.add_argument("--" + k, type=int, required=True)
