@@ -5,6 +5,8 @@
    same series count as the one-site Prometheus) and has deduplicated samples.
 2. vmalert evaluates every rule without error, and its Network and site answers (the recorded network:* and
    site:* series) and its active alerts equal the one-site Prometheus's for the same peers.
+0. Each site-00 replica restored the planted alerts' `for` state: active since within the history, not
+   since its restart.
 3. The planted alerts are the expected ones; the restored `for` state is real (activeAt 15+ minutes back).
 4. A site replica killed (SIGKILL) mid-run changes no Network answer.
 5. A peer stays within its cardinality budget: a bounded series count, no label that grows with users or tunnels.
@@ -15,6 +17,7 @@
 Prints `ok - ...` / `FAIL - ...` per check and last `checks: P passed, F failed`; exits 1 when one failed.
 """
 import argparse
+import calendar
 import json
 import os
 import re
@@ -112,6 +115,15 @@ def metric_sum(text, name):
     return total if seen else None
 
 
+def active_since(alert):
+    """An alert's activeAt (RFC 3339, UTC) as epoch seconds, to the second."""
+    return calendar.timegm(time.strptime(alert["activeAt"][:19], "%Y-%m-%dT%H:%M:%S"))
+
+
+def hms(epoch):
+    return time.strftime("%H:%M:%S", time.gmtime(epoch))
+
+
 def main():
     ap = argparse.ArgumentParser()
     for flag in ("--expect", "--vm", "--vmalert", "--ref", "--am-central", "--am-site", "--received",
@@ -119,6 +131,7 @@ def main():
         ap.add_argument(flag, required=True)
     ap.add_argument("--site", action="append", required=True, help="NAME=URL of a site Prometheus")
     ap.add_argument("--timeout", type=float, default=200)
+    ap.add_argument("--restarted", type=int, required=True, help="when the site replicas restarted with every rule")
     a = ap.parse_args()
     exp = json.load(open(a.expect))
     meta = exp["meta"]
@@ -128,6 +141,31 @@ def main():
     live_nets = {p["network"] for p in meta["live"]}
     check = Checks("checks")
     finish = check.finish
+
+    # --- each site-00 replica restored the planted alerts' `for` state ---------------------------------------
+    # Active since within the history, not since its restart. Prometheus restores after a group's second
+    # evaluation, so within two intervals and a bit; a minute at most.
+    want = ("HeadroomPeerAtCeiling", "HeadroomNetworkOverOnePeer")
+    for name, base in sites.items():
+        if not name.startswith("site-00-"):
+            continue
+        until = time.time() + 60
+        while True:
+            seen = {}
+            try:
+                for al in http_json(base + "/api/v1/alerts", timeout=5)["data"]["alerts"]:
+                    lab = al["labels"]
+                    if lab.get("network") == "net-live" and lab.get("direction") == "download" and lab["alertname"] in want:
+                        seen[lab["alertname"]] = active_since(al)
+            except (OSError, ValueError, KeyError):
+                pass  # not answering yet, or a partial answer: asked again
+            restored = all(seen.get(n, end + 1) <= end for n in want)
+            if restored or time.time() > until:
+                break
+            time.sleep(2)
+        since = ", ".join(f"{n} since {hms(seen[n]) if n in seen else 'never'}" for n in want)
+        check(restored, f"{name} restored the planted alerts' `for` state from the history ({since}; "
+              f"history ended {hms(end)})", f"restarted {hms(a.restarted)}")
 
     deadline = time.time() + a.timeout
 
@@ -266,7 +304,7 @@ def main():
                and dict(key)["alertname"] == "HeadroomNetworkOverOnePeer" and dict(key).get("direction") == "download"]
     if check(len(planted) == 1, "vmalert has HeadroomNetworkOverOnePeer for net-live download", len(planted)):
         al = planted[0]
-        active_at = time.mktime(time.strptime(al["activeAt"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+        active_at = active_since(al)
         check(al["state"] == "firing" and time.time() - active_at >= 15 * 60,
               f"its 15-minute `for:` elapsed in the data: firing, active since {(time.time() - active_at) / 60:.1f} min "
               "(restored from the replay's ALERTS_FOR_STATE)", f"{al['state']} since {al['activeAt']}")
