@@ -8,7 +8,8 @@
 #     headroom samples itself every second and is scraped every 15 s; node_exporter is scraped every second,
 #     the only way it sees one-second peaks
 #   - steady RSS (median VmRSS over the window, after warm-up) and peak RSS (VmHWM at the end of the run)
-#   - CPU in a second window of the same length where headroom too is scraped every second
+#   - CPU in a second window of the same length where headroom too is scraped every second, after
+#     --each-second-warmup seconds (default: --warmup) of it scraped each second, unmeasured
 #     (every scraper keeps its connection alive, as Prometheus and vmagent do; --new-connection-per-scrape
 #     opens one per scrape instead, as rounds before the eighth did)
 #   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time in alternating rounds
@@ -23,7 +24,7 @@
 # Usage: exporter/src/bench/compare.sh [--duration SECONDS] [--smoke] [--warmup SECONDS] [--wrk-duration SECONDS]
 #          [--wrk-rounds 3] [--wrk-args "-t1 -c4"] [--java-opts "..."] [--jar PATH] [--tunnel.interface lo] [--json FILE]
 #          [--nmt] [--no-cds] [--conns 64] [--census 0,1000,3000,10000] [--census-duration SECONDS]
-#          [--new-connection-per-scrape]
+#          [--new-connection-per-scrape] [--each-second-warmup SECONDS]
 #        --smoke: a few seconds of everything (CI runs it so this script cannot rot).
 #        --no-cds: without the class-data archive the packaged service uses (made for --jar if missing).
 #        --nmt: adds -XX:NativeMemoryTracking=summary to headroom and prints where its memory goes (costs RSS).
@@ -47,6 +48,7 @@ cds=1
 conns=64
 conns_duration=10
 reconnect=0
+each_second_warmup=""  # default: as long as --warmup
 census_list=""
 census_duration=60
 census_warmup=11  # two censuses (every 5 s) before the window, so it sees rates for every tunnel
@@ -76,6 +78,7 @@ while [ $# -gt 0 ]; do
     --no-cds) cds=0; shift ;;
     --conns) conns="${2:?}"; shift 2 ;;
     --new-connection-per-scrape) reconnect=1; shift ;;
+    --each-second-warmup) each_second_warmup="${2:?--each-second-warmup needs seconds}"; shift 2 ;;
     --census) census_list="${2:?}"; shift 2 ;;
     --census-duration) census_duration="${2:?}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -83,12 +86,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ "$smoke" = 1 ]; then
-  duration=4; warmup=2; wrk_duration=2; wrk_warmup=1; wrk_rounds=1; conns_duration=2
+  duration=4; warmup=2; each_second_warmup=2; wrk_duration=2; wrk_warmup=1; wrk_rounds=1; conns_duration=2
   census_list="${census_list:-100}"; census_duration=3; census_warmup=1
 fi
 [[ -z "$census_list" || "$census_list" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--census must be a comma-separated list of tunnel counts, got '$census_list'"
-for v in duration warmup wrk_duration wrk_rounds conns census_duration; do
-  [[ "${!v}" =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 -o "$v" = warmup ] || die "--${v//_/-} must be a positive whole number of seconds, got '${!v}'"
+each_second_warmup="${each_second_warmup:-$warmup}"
+for v in duration warmup each_second_warmup wrk_duration wrk_rounds conns census_duration; do
+  [[ "${!v}" =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 -o "$v" = warmup -o "$v" = each_second_warmup ] || die "--${v//_/-} must be a positive whole number of seconds, got '${!v}'"
 done
 
 # Prerequisites fail loudly, naming what is missing.
@@ -142,7 +146,8 @@ python3 "$here/measure.py" run \
   --duration "$duration" --warmup "$warmup" --wrk-duration "$wrk_duration" --wrk-warmup "$wrk_warmup" --wrk-rounds "$wrk_rounds" \
   --wrk-args "$wrk_args" --java-opts "$java_opts" --tunnel "$tunnel" --jar "$jar" \
   --node-exporter "$node_exporter" ${json_out:+--json "$json_out"} $([ "$nmt" = 1 ] && echo --nmt) \
-  --conns "$conns" --conns-duration "$conns_duration" $([ "$reconnect" = 1 ] && echo --new-connection-per-scrape) || status=$?
+  --conns "$conns" --conns-duration "$conns_duration" $([ "$reconnect" = 1 ] && echo --new-connection-per-scrape) \
+  --each-second-warmup "$each_second_warmup" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- headroom log (tail)"; tail -n 20 "$tmp/headroom.log" || true
   echo "--- node_exporter log (tail)"; tail -n 20 "$tmp/node_exporter.log" || true
