@@ -520,12 +520,7 @@ def lateness(a):
     if res:
         print("# lateness per bucket over the window (cumulative): " + ", ".join(
             f"le={k}: {int(v)}" for k, v in res["buckets"].items()))
-    failed = 0
-    for name, ok, *detail in checks:
-        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail[0]})" if detail and not ok else ""))
-        failed += 0 if ok else 1
-    print(f"bench: {len(checks) - failed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return print_checks(checks)
 
 
 def fmt(v, unit=""):
@@ -597,9 +592,15 @@ def report(a, res, checks):
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"args": vars(a), "results": res}, f, indent=2)
+    return print_checks(checks)
+
+
+def print_checks(checks):
+    """Prints `ok`/`FAIL` for each (name, ok[, detail]) and then `bench: N passed, M failed`; returns the exit
+    status (1 when one failed)."""
     failed = 0
-    for name, ok, detail in checks:
-        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail and not ok else ""))
+    for name, ok, *detail in checks:
+        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail[0]})" if detail and detail[0] and not ok else ""))
         failed += 0 if ok else 1
     print(f"bench: {len(checks) - failed} passed, {failed} failed")
     return 0 if failed == 0 else 1
