@@ -19,19 +19,6 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 HEADROOM_SCRAPE_EVERY = 15  # seconds, a usual Prometheus scrape interval; headroom samples itself each second
 
 
-def get(port, path, timeout=5.0):
-    """One HTTP GET; returns (status, body bytes, seconds)."""
-    t = time.monotonic()
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        c.request("GET", path)
-        r = c.getresponse()
-        body = r.read()
-        return r.status, body, time.monotonic() - t
-    finally:
-        c.close()
-
-
 class Scraper:
     """One target's scrapes over a kept-alive connection, as Prometheus (since 2.0) and vmagent scrape: a
     new connection only after an error or the server's close. `reconnect=True` opens one per scrape instead,
@@ -62,6 +49,11 @@ class Scraper:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def get(port, path, timeout=5.0):
+    """One HTTP GET on a connection of its own; returns (status, body bytes)."""
+    return Scraper(port, path, reconnect=True, timeout=timeout).get()
 
 
 def cpu_ticks(pid):
@@ -113,7 +105,7 @@ def wait_ready(a):
             result = "fail: process exited before it was ready"
             break
         try:
-            status, _, _ = get(port, path, timeout=1.0)
+            status, _ = get(port, path, timeout=1.0)
             if status == 200:
                 result = "%.3f" % ((time.time_ns() - a.start_ns) / 1e9)
                 break
@@ -472,14 +464,14 @@ def cpu_busy():
 def lateness(a):
     """Lateness of headroom's sampler over a window in which `--stress` holds every core."""
     checks = []
-    st, before, _ = get(a.port, "/metrics")
+    st, before = get(a.port, "/metrics")
     b0 = cpu_busy()
     t0 = time.monotonic()
     stress = subprocess.run(a.stress.split(), capture_output=True, text=True, check=False)
     t1 = time.monotonic()
     b1 = cpu_busy()
     time.sleep(1.5)  # the sample due at the end of the window is published
-    st2, after, _ = get(a.port, "/metrics")
+    st2, after = get(a.port, "/metrics")
     checks.append(("stress-ng ran for the window", stress.returncode == 0 and t1 - t0 >= a.duration * 0.9,
                    f"rc {stress.returncode}, {t1 - t0:.1f} s: {stress.stderr.strip()[-200:]}"))
     tb, ta = before.decode(), after.decode()
