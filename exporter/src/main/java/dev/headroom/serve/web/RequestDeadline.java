@@ -14,16 +14,18 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * period without completing another request head is closed too. Idle keep-alive connections are left to
  * the idle timeout. Jetty parses without holding a thread, so the point is to free sockets and memory.
  *
- * <p>Usage: {@code connector.addBean(new RequestDeadline(connector.getScheduler(), 10_000))}.
+ * <p>Usage: {@code connector.addBean(new RequestDeadline(connector.getScheduler(), 10_000, refusals))}.
  */
 final class RequestDeadline implements Connection.Listener {
   private final Scheduler scheduler;
   private final long deadlineMillis;
+  private final Refusals refusals;
   private final Map<Connection, Scheduler.Task> tasks = new ConcurrentHashMap<>();
 
-  RequestDeadline(Scheduler scheduler, long deadlineMillis) {
+  RequestDeadline(Scheduler scheduler, long deadlineMillis, Refusals refusals) {
     this.scheduler = scheduler;
     this.deadlineMillis = deadlineMillis;
+    this.refusals = refusals;
   }
 
   @Override
@@ -55,6 +57,7 @@ final class RequestDeadline implements Connection.Listener {
     long b = c.getBytesIn();
     if (m == messages && (first || b > bytes)) {
       tasks.remove(c);
+      refusals.count(Refusals.Reason.REQUEST_DEADLINE);
       c.close();
       return;
     }
