@@ -15,7 +15,7 @@
 #      HR_VM_CPUS (default 2), HR_VM_MEM (MiB, default 2048).
 # Every qemu run has a hard time limit and is ended by its PID; a guest panic ends qemu (panic=-1, -no-reboot).
 #
-# The checkout is bound at GUEST_REPO in the guest, wherever it lives on the host: a guest mounts a tmpfs on
+# The checkout is bound read-only at GUEST_REPO in the guest, wherever it lives on the host: a guest mounts a tmpfs on
 # /tmp (and a systemd guest empties it at boot), which would hide a checkout under /tmp; and a fixed path has
 # no space to break the kernel command line or a unit's ExecStart. INIT and the paths the guest reads name
 # files by their guest path (guest_path).
@@ -178,7 +178,7 @@ cmd_boot() {
   local out=$1 init=$2 secs=$3 accel rc
   cmd_prepare
   accel=$(choose_accel)
-  vlog "booting $(kernel_version) ($accel, $CPUS cpus, $MEM MiB) with init $init, limit ${secs} s"
+  vlog "booting $(kernel_version) ($accel, $CPUS cpus, $MEM MiB) with init $(guest_path "$init"), limit ${secs} s"
   local t0=$SECONDS
   qemu_run "$accel" "$out" "$init" "$secs"; rc=$?
   vlog "guest ended after $((SECONDS - t0)) s (qemu exit $rc)"
