@@ -233,11 +233,27 @@ class RefusalsTest {
     assertCounts(Map.of(Reason.METHOD_NOT_ALLOWED, 3L, Reason.BAD_REQUEST, 1L, Reason.TOO_LARGE, 2L));
   }
 
+  private static WebConfig tls() {
+    return new WebConfig(Optional.of(new WebConfig.Tls(pki.file("server.crt"), pki.file("server.key"),
+        WebConfig.ClientAuth.NoClientCert, Optional.empty(), WebConfig.TlsVersion.TLS12, Optional.empty())), Map.of());
+  }
+
+  @Test
+  void aSilentTlsConnectionCountsOnceAsRequestDeadline() throws Exception {
+    int port = start(tls(), LIMITS);
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout((int) BOUND.toMillis());
+      assertEquals(-1, readOrReset(s.getInputStream()), "closed by the server");
+    }
+    await().atMost(BOUND).until(() -> refusals.total(Reason.REQUEST_DEADLINE) == 1);
+    HttpClient tls = HttpClient.newBuilder().sslContext(pki.clientContext(null)).build();
+    assertEquals(200, get(tls, "https://127.0.0.1:" + port + "/metrics").statusCode());
+    assertCounts(Map.of(Reason.REQUEST_DEADLINE, 1L));
+  }
+
   @Test
   void failedTlsHandshakesCountAsTlsHandshake() throws Exception {
-    int port = start(new WebConfig(Optional.of(new WebConfig.Tls(pki.file("server.crt"), pki.file("server.key"),
-        WebConfig.ClientAuth.NoClientCert, Optional.empty(), WebConfig.TlsVersion.TLS12, Optional.empty())), Map.of()),
-        LIMITS);
+    int port = start(tls(), LIMITS);
     for (int i = 0; i < 2; i++) {
       try (Socket s = new Socket("127.0.0.1", port)) {
         s.setSoTimeout((int) BOUND.toMillis());
