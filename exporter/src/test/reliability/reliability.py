@@ -123,6 +123,33 @@ def fresh_scrapes(port, n, gap=0.3, headers=None, tls=False):
     return lat, bad
 
 
+def refusals(port, headers=None):
+    """headroom_http_requests_refused_total by reason, from a /metrics rendered after this call.
+
+    /metrics is rendered once per sample, so the counters are read from the first page whose
+    headroom_samples_total is above the one seen now: everything counted before the call is in it."""
+    def page():
+        status, _, body, _ = raw_request(port, headers=headers)
+        text = body.decode(errors="replace") if status == 200 else ""
+        samples = re.search(r"^headroom_samples_total (\S+)$", text, re.M)
+        counts = {m.group(1): float(m.group(2)) for m in
+                  re.finditer(r'^headroom_http_requests_refused_total\{reason="(\w+)"\} (\S+)$', text, re.M)}
+        return (float(samples.group(1)) if samples else -1), counts
+    first, counts = page()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        n, counts = page()
+        if n > first:
+            return counts
+    return counts
+
+
+def moved(before, after):
+    """Reasons whose counter moved, and by how much."""
+    return {r: int(after.get(r, 0) - before.get(r, 0)) for r in after if after.get(r, 0) != before.get(r, 0)}
+
+
 def latency_ok(lat, idle_median):
     bound = max(0.100, 2 * idle_median + 0.050)
     med = statistics.median(lat) if lat else float("inf")
@@ -246,6 +273,9 @@ def load_and_sockets():
     idle_median = statistics.median(idle_lat) if idle_lat else 0.1
 
     # 64 connections hammering /metrics.
+    refused_before = refusals(d.port)
+    check("every refusal reason is exposed from 0 at start",
+          len(refused_before) >= 11 and not any(refused_before.values()), str(refused_before))
     log_before = d.log_size()
     cpu_before = cpu_seconds(pid)
     load = wrk(d.port, LOAD_SECONDS, 64)
@@ -264,6 +294,13 @@ def load_and_sockets():
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     print(f"  wrk: {reqs.group(1) if reqs else '?'} requests, {non2xx.group(1) if non2xx else 0} refused with 503, "
           f"daemon CPU {cpu_used / LOAD_SECONDS:.2f} cores, {threads(pid)} threads", flush=True)
+    # Every 503 wrk saw is a client_limit refusal; the server also counts those it sent after wrk stopped
+    # reading (at most one per connection).
+    refused = moved(refused_before, refusals(d.port))
+    n503 = int(non2xx.group(1)) if non2xx else 0
+    check("the 64-connection load's 503s are counted as client_limit refusals, and nothing else",
+          set(refused) <= {"client_limit"} and n503 <= refused.get("client_limit", 0) <= n503 + 64 and n503 > 0,
+          f"wrk saw {n503} non-2xx, counters moved {refused}")
     check("under 64 hammering connections every fresh scrape from another client answers 200",
           not bad and len(lat) >= 10, f"{len(lat)} answered, failures: {bad[:3]}")
     ok, detail = latency_ok(lat, idle_median)
@@ -281,6 +318,7 @@ def load_and_sockets():
           f"{steady / (1 << 20):.1f} MiB < {high / (1 << 20):.0f} MiB")
 
     # 200 idle sockets held open.
+    refused_before = refusals(d.port)
     idle = open_sockets(d.port, 200)
     check("200 idle connections all complete their handshake", len(idle) == 200, f"{len(idle)} connected")
     lat, bad = fresh_scrapes(d.port, 10, gap=0.1)
@@ -294,15 +332,23 @@ def load_and_sockets():
         s.close()
     check("the server closes silent connections by the request-head deadline", closed == 200,
           f"{closed} of 200 closed 8 s later")
+    refused = moved(refused_before, refusals(d.port))
+    check("the silent connections are counted as request_deadline refusals, one each",
+          refused == {"request_deadline": 200}, f"counters moved {refused}")
+    refused_before = refusals(d.port)
 
     # Past the connection cap (256) new connections are closed at once, not parked in the backlog.
     held = open_sockets(d.port, 300)
     time.sleep(1)
-    refused = closed_now(held)
+    refused_now = closed_now(held)
     for s in held:
         s.close()
-    check("connections past the cap of 256 are closed at once", 300 - 256 - 4 <= refused <= 300 - 256 + 4,
-          f"{refused} of 300 closed within 1 s")
+    check("connections past the cap of 256 are closed at once", 300 - 256 - 4 <= refused_now <= 300 - 256 + 4,
+          f"{refused_now} of 300 closed within 1 s")
+    refused = moved(refused_before, refusals(d.port))
+    check("the connections closed at the cap are counted as connection_limit refusals, one each",
+          refused_now > 0 and refused == {"connection_limit": refused_now},
+          f"{refused_now} closed, counters moved {refused}")
     check("the refusals are logged as one line, not one per connection",
           d.log_text().count("refused a connection") <= 2, f"{d.log_text().count('refused a connection')} lines")
     time.sleep(0.5)
@@ -315,6 +361,7 @@ def load_and_sockets():
 
 
 def hostile(d):
+    refused_before = refusals(d.port)
     xss = "/api/v1/history?after=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"
     status, h, body, _ = raw_request(d.port, path=xss, headers={"Accept": "text/html,application/xhtml+xml"})
     check("an XSS probe with a browser's Accept gets 400 as text/plain with nosniff, never HTML",
@@ -336,6 +383,9 @@ def hostile(d):
             status, h, _, _ = raw_request(d.port, method=method, path=path)
             check(f"{method} {path} gets 405 with Allow", status == 405 and "GET" in h.get("allow", ""),
                   f"{status}, Allow {h.get('allow')!r}")
+    refused = moved(refused_before, refusals(d.port))
+    check("the oversized header and the 10 other methods are counted as too_large and method_not_allowed",
+          refused == {"too_large": 1, "method_not_allowed": 10}, f"counters moved {refused}")
 
 
 def auth():
@@ -369,6 +419,7 @@ def auth():
     idle_median = statistics.median(idle_lat) if idle_lat else 0.1
 
     # A wrong-password flood on 16 connections against a cost-10 user.
+    refused_before = refusals(d.port, headers=good)
     log_before = d.log_size()
     cpu_before = cpu_seconds(pid)
     flood = wrk(d.port, 15, 16, headers=[f"Authorization: {basic('bob', 'guess')}"])
@@ -382,12 +433,26 @@ def auth():
     check("during the flood every authenticated scrape answers 200", not bad, f"failures: {bad[:3]}")
     ok, detail = latency_ok(lat, idle_median)
     check("during the flood an authenticated scrape answers within the latency bound", ok, detail)
-    flood.communicate()
+    flood_out = flood.communicate()[0]
     cores = (cpu_seconds(pid) - cpu_before) / 15
+    # Each refused flood request is counted under one reason: 401 (the 5 of the burst, then one per 6 s),
+    # 429 once the address is out of attempts, 503 past the per-client cap or while its one check runs.
+    refused = moved(refused_before, refusals(d.port, headers=good))
+    m = re.search(r"Non-2xx or 3xx responses: (\d+)", flood_out)
+    refused_flood = int(m.group(1)) if m else 0
+    total = sum(refused.values())
+    check("the flood's refusals are counted by reason: auth_failed for the attempts allowed, auth_rate_limited after",
+          set(refused) <= {"auth_failed", "auth_rate_limited", "auth_busy", "client_limit"}
+          and 5 <= refused.get("auth_failed", 0) <= 5 + 15 // 6 + 1 and refused.get("auth_rate_limited", 0) > 0
+          and refused_flood <= total <= refused_flood + 16,
+          f"wrk saw {refused_flood} non-2xx, counters moved {refused}")
+    refused_before = refusals(d.port, headers=good)
     # Right after the flood its address has used up its failures (5, then one per 6 s).
     status, h, _, _ = raw_request(d.port, headers={"Authorization": basic("bob", "guess")}, source="127.0.0.1")
     check("the flooding address is then refused with 429 and Retry-After, without a hash",
           status == 429 and h.get("retry-after", "").isdigit(), f"{status}, Retry-After {h.get('retry-after')}")
+    refused = moved(refused_before, refusals(d.port, headers=good))
+    check("that 429 is counted once as auth_rate_limited", refused == {"auth_rate_limited": 1}, f"counters moved {refused}")
     # Unbounded, 16 connections would run 16 hashes at once and take both cores; bounded, bcrypt runs one at a
     # time and the rest is cheap refusals, whose cost depends on how fast wrk sends them: a core for the rest.
     check("the flood leaves the peer a core (bcrypt bounded, refusals cheap)", cores < 1.5, f"{cores:.2f} cores")

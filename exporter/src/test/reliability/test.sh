@@ -2,7 +2,8 @@
 # Reliability of the real daemon (from the jar, fixture mode, free loopback ports, the service's JVM flags):
 # 64 hammering connections with a fresh-scrape latency, log-size and RSS check, 200 idle sockets, the
 # connection cap, a wrong-password flood and the unknown-vs-known user timing, an XSS probe, CSP/nosniff,
-# 405s, SIGHUP reloads (valid and invalid), SIGTERM's exit status, an expired certificate.
+# 405s, the refusal counters by reason after each of those, SIGHUP reloads (valid and invalid), SIGTERM's
+# exit status, an expired certificate.
 # Ends with "reliability: N passed, M failed"; exits non-zero on any failure. About 2-3 minutes.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

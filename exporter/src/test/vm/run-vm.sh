@@ -23,6 +23,7 @@ DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-480}
 SYSTEMD_LIMIT=${HR_VM_SYSTEMD_LIMIT:-420}
 ONLY=${HR_VM_ONLY:-}
 passed=0 failed=0
+. "$VM_DIR/vm.sh" # guest_path: where the guest sees a host file (the checkout is bound at a fixed path)
 
 fail_all() {
   echo "vm: ERROR: $*" >&2
@@ -48,6 +49,10 @@ DEB=$(ls -t "$REPO"/exporter/target/headroom_*_all.deb 2>/dev/null | head -1)
 [[ -f $JAR && -f $DEB ]] || fail_all "no jar or .deb in exporter/target"
 RULES=$REPO/alerts/headroom-rules.yml
 [[ -f $RULES ]] || RULES=$REPO/exporter/src/test/lab/stand-in-rules.yml
+# The guest's /tmp is its own: a file there outside the checkout is out of the guest's sight.
+for f in "$JAR" "$DEB" "$RULES"; do
+  [[ $(guest_path "$f") == /tmp/* ]] && fail_all "$f is under /tmp outside the checkout, where the guest cannot see it: move it into the checkout or out of /tmp"
+done
 
 started=$SECONDS
 "$VM_DIR/vm.sh" prepare || fail_all "could not prepare the kernel and initramfs"
@@ -58,12 +63,8 @@ echo "vm: kernel and initramfs ready after $((SECONDS - started)) s" >&2
 boot() {
   local name=$1 init=$2 limit=$3 count=$4 unit=${5:-} res=$OUT/$1 t0=$SECONDS rc line
   rm -rf "$res"; mkdir -p "$res"
-  cat >"$res/env" <<EOF
-HR_VM_JAR=$JAR
-HR_VM_DEB=$DEB
-HR_VM_RULES=$RULES
-HR_VM_SCENARIO_LIMIT=$((limit - 60))
-EOF
+  printf 'HR_VM_JAR=%q\nHR_VM_DEB=%q\nHR_VM_RULES=%q\nHR_VM_SCENARIO_LIMIT=%q\n' "$(guest_path "$JAR")" \
+    "$(guest_path "$DEB")" "$(guest_path "$RULES")" "$((limit - 60))" >"$res/env"
   if [[ -n $unit ]]; then
     "$unit" >"$res/hr-vm.service"
     printf '[Unit]\nDescription=headroom VM lab\nRequires=basic.target hr-vm.service\nAfter=basic.target hr-vm.service\nAllowIsolate=yes\n' \
@@ -94,7 +95,7 @@ Description=headroom VM lab scenarios 7-8
 After=basic.target
 [Service]
 Type=oneshot
-ExecStart=/bin/bash $VM_DIR/guest-systemd.sh
+ExecStart=/bin/bash $(guest_path "$VM_DIR/guest-systemd.sh")
 TimeoutStartSec=$((SYSTEMD_LIMIT - 60))
 StandardOutput=journal+console
 StandardError=journal+console

@@ -14,9 +14,16 @@
 #      start over), HR_VM_ACCEL (tcg or kvm; default: kvm when a short probe boot succeeds, else tcg),
 #      HR_VM_CPUS (default 2), HR_VM_MEM (MiB, default 2048).
 # Every qemu run has a hard time limit and is ended by its PID; a guest panic ends qemu (panic=-1, -no-reboot).
+#
+# The checkout is bound read-only at GUEST_REPO in the guest, wherever it lives on the host: a guest mounts a tmpfs on
+# /tmp (and a systemd guest empties it at boot), which would hide a checkout under /tmp; and a fixed path has
+# no space to break the kernel command line or a unit's ExecStart. INIT and the paths the guest reads name
+# files by their guest path (guest_path).
 set -uo pipefail
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$VM_DIR/../../../.." && pwd)
+GUEST_REPO=/hr-repo
 CACHE=${HR_VM_CACHE:-/var/cache/headroom-vm}
 CPUS=${HR_VM_CPUS:-2}
 MEM=${HR_VM_MEM:-2048}
@@ -25,6 +32,17 @@ INITRAMFS_MODULES="virtio_pci 9pnet_virtio 9p overlay"
 
 vlog() { printf 'vm: %s\n' "$*" >&2; }
 vdie() { printf 'vm: ERROR: %s\n' "$*" >&2; exit 1; }
+
+# guest_path PATH: where the guest sees PATH, a file of the checkout or any other file of the host's root.
+guest_path() {
+  case $1 in
+    "$REPO"/*) echo "$GUEST_REPO/${1#"$REPO"/}" ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# qemu's -virtfs takes a comma-separated list: a comma in a path is written twice.
+qemu_path() { echo "${1//,/,,}"; }
 
 kernel_version() { ls "$CACHE/kernel/lib/modules" 2>/dev/null | head -1; }
 
@@ -108,14 +126,16 @@ qemu_run() {
   local accel=$1 out=$2 init=$3 secs=$4 ver cpu
   ver=$(kernel_version)
   mkdir -p "$out"
+  # The initramfs binds the checkout named here at $GUEST_REPO (a file, not the command line: any path).
+  printf '%s\n' "$REPO" >"$out/hr-repo"
   if [[ $accel == kvm ]]; then cpu=host; else cpu=max; fi
-  local append="console=ttyS0 panic=-1 oops=panic loglevel=4 hr_init=$init hr_modules=$CACHE/kernel/lib/modules"
+  local append="console=ttyS0 panic=-1 oops=panic loglevel=4 hr_init=$(guest_path "$init") hr_modules=$CACHE/kernel/lib/modules"
   [[ $init == */systemd ]] && append+=" systemd.show_status=0 systemd.unit=hr-vm.target"
   qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$CPUS" -m "$MEM" \
     -nographic -no-reboot -monitor none -serial stdio -nic none \
     -kernel "$CACHE/kernel/boot/vmlinuz-$ver" -initrd "$CACHE/initramfs-$ver.gz" -append "$append" \
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
-    -virtfs "local,path=$out,mount_tag=hrres,security_model=none,multidevs=remap" \
+    -virtfs "local,path=$(qemu_path "$out"),mount_tag=hrres,security_model=none,multidevs=remap" \
     </dev/null >"$out/console.log" 2>&1 &
   local pid=$! deadline=$((SECONDS + secs)) rc
   echo "$pid" >"$out/qemu.pid"
@@ -158,7 +178,7 @@ cmd_boot() {
   local out=$1 init=$2 secs=$3 accel rc
   cmd_prepare
   accel=$(choose_accel)
-  vlog "booting $(kernel_version) ($accel, $CPUS cpus, $MEM MiB) with init $init, limit ${secs} s"
+  vlog "booting $(kernel_version) ($accel, $CPUS cpus, $MEM MiB) with init $(guest_path "$init"), limit ${secs} s"
   local t0=$SECONDS
   qemu_run "$accel" "$out" "$init" "$secs"; rc=$?
   vlog "guest ended after $((SECONDS - t0)) s (qemu exit $rc)"

@@ -5,7 +5,10 @@ import dev.headroom.config.ConfigException;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.config.ParseLoader;
 import dev.headroom.serve.web.WebConfig;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -19,10 +22,19 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws Exception {
+    // UTF-8 whatever the locale: without LANG (systemd's default) the JVM would encode as ASCII and print
+    // '?' for every other character. Set before anything logs, so the log (stderr) is UTF-8 too.
+    System.setOut(utf8(FileDescriptor.out));
+    System.setErr(utf8(FileDescriptor.err));
     int code = run(args, System.out, System.err);
     if (code >= 0) {
       System.exit(code);
     }
+  }
+
+  /** A stream on {@code fd} that encodes as UTF-8 and flushes on every line, as System.out and System.err do. */
+  static PrintStream utf8(FileDescriptor fd) {
+    return new PrintStream(new FileOutputStream(fd), true, StandardCharsets.UTF_8);
   }
 
   /**

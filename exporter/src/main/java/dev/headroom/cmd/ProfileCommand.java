@@ -20,6 +20,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.BlockingQueue;
@@ -75,7 +76,7 @@ public final class ProfileCommand {
       drive(tunnel, false, "Step", config.profileTarget(), samples, steps, out, stop, deadline);
       if (config.profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
         String host = config.profileBaseline().get();
-        out.printf("%nWithout the tunnel: stop the clients above; on %s run the same servers; then step the same"
+        out.printf(Locale.ROOT, "%nWithout the tunnel: stop the clients above; on %s run the same servers; then step the same"
             + " clients to %s over the underlay.%n", host, host);
         ProfileSession b = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
         drive(b, true, "Baseline step", host, samples, steps, out, stop, deadline);
@@ -96,7 +97,7 @@ public final class ProfileCommand {
       base.ifPresent(c -> out.println("without the tunnel: " + c.text()));
       OptionalDouble kept = tunnelCost.isPresent() && base.isPresent() ? tunnelCost.get().retained(base.get())
           : OptionalDouble.empty();
-      kept.ifPresent(k -> out.printf("the tunnel keeps %.0f%% of the path without it%n", 100 * k));
+      kept.ifPresent(k -> out.printf(Locale.ROOT, "the tunnel keeps %.0f%% of the path without it%n", 100 * k));
     }
     Optional<MeasuredProfile> measured = tunnel.toProfile(Instant.now());
     if (measured.isEmpty()) {
@@ -137,7 +138,7 @@ public final class ProfileCommand {
         steps.clear(); // before the offer is printed: an Enter answering it must count
         int n = session.stepsBegun() + 1;
         int port = FIRST_PORT + n - 1;
-        out.printf("%n%s %d: start client %d: iperf3 -c %s -p %d -R -P 4 -t 600 (download: the peer encrypts),"
+        out.printf(Locale.ROOT, "%n%s %d: start client %d: iperf3 -c %s -p %d -R -P 4 -t 600 (download: the peer encrypts),"
             + " or without -R (upload: the peer decrypts)%s%n", word, n, n, host, port,
             steps.exhausted() ? "" : "; press Enter when it runs");
         out.flush();
@@ -217,12 +218,12 @@ public final class ProfileCommand {
 
   private static void printInstructions(PrintStream out, Config c, Sample s, double quota) {
     String host = c.profileTarget();
-    out.printf("Profiling %s (%s datapath, %d cores%s, MTU %d). Drive load through the tunnel with iperf3 >= 3.16.%n",
+    out.printf(Locale.ROOT, "Profiling %s (%s datapath, %d cores%s, MTU %d). Drive load through the tunnel with iperf3 >= 3.16.%n",
         c.tunnelInterface(), s.datapath().label(), s.onlineCores(),
-        Double.isNaN(quota) ? "" : String.format(" (quota %.2f)", quota), s.tunnel().mtu());
+        Double.isNaN(quota) ? "" : String.format(Locale.ROOT, " (quota %.2f)", quota), s.tunnel().mtu());
     int last = FIRST_PORT + c.profileSteps() - 1;
     // One server serves one client at a time: client N uses its own port, as these servers listen.
-    out.printf("On %s, behind this peer, one server per client:   for p in $(seq %d %d); do iperf3 -s -D -p $p; done%n",
+    out.printf(Locale.ROOT, "On %s, behind this peer, one server per client:   for p in $(seq %d %d); do iperf3 -s -D -p $p; done%n",
         host, FIRST_PORT, last);
     out.println("Each step adds one client in the same direction; the run ends when two steps in a row raise"
         + " throughput by less than 5 %. Ctrl-C keeps what was measured.");

@@ -7,6 +7,7 @@ import dev.headroom.serve.HttpServer;
 import dev.headroom.serve.MetricsEndpoint;
 import dev.headroom.serve.Readiness;
 import dev.headroom.serve.web.CertificateValidity;
+import dev.headroom.serve.web.Refusals;
 import dev.headroom.serve.web.WebConfig;
 import dev.headroom.serve.web.WebConfigException;
 import dev.headroom.serve.web.WebConfigParser;
@@ -94,7 +95,8 @@ public final class ServeCommand {
     PrometheusRegistry registry = new PrometheusRegistry(); // everything but headroom's own families
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
-    HeadroomCollector collector = new HeadroomCollector(daemon::published, info);
+    Refusals refusals = new Refusals(); // counted by the web layer, exposed with headroom's own families
+    HeadroomCollector collector = new HeadroomCollector(daemon::published, info, refusals);
     registerOwnCost(registry);
     certificate.ifPresent(c -> Gauge.builder().name("headroom_tls_certificate_expiry_timestamp_seconds")
         .help("When the first certificate of the served TLS chain expires (its notAfter), Unix seconds")
@@ -104,7 +106,7 @@ public final class ServeCommand {
       beforeBind.run();
       MetricsEndpoint metrics = new MetricsEndpoint(collector, registry, daemon::published, OWN_COST_MAX_AGE);
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), metrics,
-          daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web));
+          daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web, refusals));
     } catch (RuntimeException e) {
       daemon.close();
       throw e;

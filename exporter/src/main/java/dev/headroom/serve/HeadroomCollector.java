@@ -1,5 +1,6 @@
 package dev.headroom.serve;
 
+import dev.headroom.serve.web.Refusals;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.List;
@@ -11,16 +12,22 @@ import java.util.function.Supplier;
  * families once. Reads only the immutable snapshot (and takes the since-last-scrape peaks); never touches
  * sysfs.
  *
- * <p>Usage: {@code registry.register(new HeadroomCollector(published::get, info));}
+ * <p>Usage: {@code registry.register(new HeadroomCollector(published::get, info, refusals));}
  */
 public final class HeadroomCollector implements MultiCollector {
   private final Supplier<Published> state;
   private final SelfMetrics self;
   private final List<MetricArea> areas;
 
+  /** A collector for a server that refuses nothing (every refusal counter stays 0). */
   public HeadroomCollector(Supplier<Published> state, ExporterInfo info) {
+    this(state, info, new Refusals());
+  }
+
+  /** {@code refusals}: the counters the web layer ({@link dev.headroom.serve.web.WebSecurity}) counts into. */
+  public HeadroomCollector(Supplier<Published> state, ExporterInfo info, Refusals refusals) {
     this.state = state;
-    this.self = new SelfMetrics(info);
+    this.self = new SelfMetrics(info, refusals);
     this.areas = List.of(new TunnelMetrics(info.tunnelInterface()), new UnderlayMetrics(),
         new CpuMetrics(info.saturation()), new VerdictMetrics(), new CensusMetrics(), self);
   }

@@ -9,6 +9,7 @@ import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
+import java.util.Locale;
 
 /**
  * The current reading as plain sentences: the page's "In words" block, the status JSON's {@code words} and the
@@ -29,16 +30,16 @@ public final class InWords {
     if (!s.tunnel().present()) {
       b.append("Tunnel ").append(s.tunnel().name()).append(" is absent (NetBird down, or netstack mode).\n");
     } else {
-      b.append(String.format("Tunnel %s: %s datapath, MTU %d.%n", s.tunnel().name(), s.datapath().label(), s.tunnel().mtu()));
+      b.append(String.format(Locale.ROOT, "Tunnel %s: %s datapath, MTU %d.%n", s.tunnel().name(), s.datapath().label(), s.tunnel().mtu()));
       for (Direction d : Direction.values()) {
-        b.append(String.format("  %-8s %7.3f Gbps  (%,.0f packets/s, mean %.0f bytes; peak %.3f Gbps)%n", d.label(),
+        b.append(String.format(Locale.ROOT, "  %-8s %7.3f Gbps  (%,.0f packets/s, mean %.0f bytes; peak %.3f Gbps)%n", d.label(),
             s.throughput(d) * 8 / 1e9, s.packetRate(d), s.meanPacketSize(d), s.peak(d) * 8 / 1e9));
       }
     }
     if (s.underlay().present()) {
-      b.append(String.format("Underlay %s: ", s.underlay().name()));
+      b.append(String.format(Locale.ROOT, "Underlay %s: ", s.underlay().name()));
       if (s.lineRateBytesPerSecond() > 0) {
-        b.append(String.format("line rate %.3f Gbps (%s); transmit %.0f%%, receive %.0f%% of it.%n",
+        b.append(String.format(Locale.ROOT, "line rate %.3f Gbps (%s); transmit %.0f%%, receive %.0f%% of it.%n",
             s.lineRateBytesPerSecond() * 8 / 1e9, s.lineRateSource(),
             100 * s.underlayUtilization(Direction.DOWNLOAD), 100 * s.underlayUtilization(Direction.UPLOAD)));
       } else {
@@ -47,24 +48,24 @@ public final class InWords {
     } else {
       b.append("Underlay: not found.\n");
     }
-    b.append(String.format("CPU: %d cores online, %d saturated; busiest:", s.onlineCores(), s.saturatedCores(saturation)));
+    b.append(String.format(Locale.ROOT, "CPU: %d cores online, %d saturated; busiest:", s.onlineCores(), s.saturatedCores(saturation)));
     s.cores().stream().filter(Core::online)
         .sorted((x, y) -> Double.compare(y.busy(), x.busy())).limit(4)
-        .forEach(c -> b.append(String.format(" cpu%d %.0f%%", c.cpu(), 100 * c.busy())));
+        .forEach(c -> b.append(String.format(Locale.ROOT, " cpu%d %.0f%%", c.cpu(), 100 * c.busy())));
     b.append('\n');
     if (!Double.isNaN(s.datapathCores())) {
-      b.append(String.format("Datapath CPU: %.2f cores (%s).%n", s.datapathCores(), s.datapathDescription()));
+      b.append(String.format(Locale.ROOT, "Datapath CPU: %.2f cores (%s).%n", s.datapathCores(), s.datapathDescription()));
     }
     CensusSnapshot c = s.census();
     if (c != null) {
-      b.append(String.format("Tunnels: %d, %d with a recent handshake, %d active.%n", c.tunnels(), c.handshakeRecent(), c.active()));
+      b.append(String.format(Locale.ROOT, "Tunnels: %d, %d with a recent handshake, %d active.%n", c.tunnels(), c.handshakeRecent(), c.active()));
       for (Talker t : c.topTalkers().stream().limit(5).toList()) {
-        b.append(String.format("  %s %-21s down %.3f Gbps, up %.3f Gbps%n", t.key(),
+        b.append(String.format(Locale.ROOT, "  %s %-21s down %.3f Gbps, up %.3f Gbps%n", t.key(),
             t.endpoint() == null ? "-" : t.endpoint(), t.downloadBytesPerSecond() * 8 / 1e9, t.uploadBytesPerSecond() * 8 / 1e9));
       }
     }
     if (p.netbird() != null) {
-      b.append(String.format("NetBird: %d peers connected (%d P2P, %d relayed).%n", p.netbird().peersConnected(),
+      b.append(String.format(Locale.ROOT, "NetBird: %d peers connected (%d P2P, %d relayed).%n", p.netbird().peersConnected(),
           p.netbird().p2p(), p.netbird().relayed()));
     }
     Judgement j = p.judgement();
@@ -72,7 +73,7 @@ public final class InWords {
       for (Direction d : Direction.values()) {
         DirectionJudgement dj = j.of(d);
         // The basis already starts with its source ("reference: kernel WireGuard, ...").
-        b.append(String.format("%s: %s (%s) at %.0f%% of a %.3f Gbps ceiling (%s). %s%n",
+        b.append(String.format(Locale.ROOT, "%s: %s (%s) at %.0f%% of a %.3f Gbps ceiling (%s). %s%n",
             LandingPage.cap(d.label()), dj.verdict().label(), dj.cause().label(), 100 * dj.utilization(),
             dj.ceiling().gbps(), dj.ceiling().basis(), Explainer.reason(j, d)));
       }

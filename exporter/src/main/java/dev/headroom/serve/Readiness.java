@@ -4,6 +4,7 @@ import dev.headroom.sample.Sample;
 import dev.headroom.sample.SourceHealth;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Decides {@code /-/ready}: a complete sample exists, sampling has not stalled, the tunnel is there, and the
@@ -32,7 +33,7 @@ public final class Readiness {
     Sample s = p.sample();
     long age = nowNanos - s.monotonicNanos();
     if (age > staleNanos) {
-      return new State(false, String.format("sampling stalled: last sample %.1f s ago", age / 1e9));
+      return new State(false, String.format(Locale.ROOT, "sampling stalled: last sample %.1f s ago", age / 1e9));
     }
     for (String source : ESSENTIAL) {
       SourceHealth h = s.source(source);

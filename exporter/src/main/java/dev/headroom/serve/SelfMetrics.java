@@ -2,13 +2,14 @@ package dev.headroom.serve;
 
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.SourceHealth;
+import dev.headroom.serve.web.Refusals;
 import java.util.Map;
 
 /**
  * The exporter itself: build and placement, samples taken and how long and how late they ran, and the
  * health of every source (one failing source is exposed here, never a failed scrape).
  *
- * <p>Usage: {@code SelfMetrics self = new SelfMetrics(info); self.info(families); self.write(families, published);}
+ * <p>Usage: {@code SelfMetrics self = new SelfMetrics(info, refusals); self.info(families); self.write(families, published);}
  */
 final class SelfMetrics implements MetricArea {
   static final Family BUILD_INFO = Family.gauge("headroom_build_info", "Build of this exporter.");
@@ -22,19 +23,27 @@ final class SelfMetrics implements MetricArea {
       "How late each sample started against its planned start (a busy peer delays the sampling thread).");
   static final Family SKIPPED = Family.counter("headroom_samples_skipped",
       "Planned samples skipped because a later one was already due.");
+  static final Family REFUSED = Family.counter("headroom_http_requests_refused",
+      "HTTP requests and connections refused without an ordinary answer, per reason.");
+  private static final Refusals.Reason[] REASONS = Refusals.Reason.values();
 
   private static final double[] LATENESS_BOUNDS = SamplerTiming.upperBounds();
 
   private final HeadroomCollector.ExporterInfo info;
+  private final Refusals refusals;
 
-  SelfMetrics(HeadroomCollector.ExporterInfo info) {
+  SelfMetrics(HeadroomCollector.ExporterInfo info, Refusals refusals) {
     this.info = info;
+    this.refusals = refusals;
   }
 
-  /** What is known before the first sample. */
+  /** What is known before the first sample: build, placement, and the refusals, every reason from 0. */
   void info(Families f) {
     f.gauge(BUILD_INFO, 1, "version", info.version());
     f.gauge(PEER_INFO, 1, "network", info.network(), "site", info.site());
+    for (Refusals.Reason r : REASONS) {
+      f.counter(REFUSED, refusals.total(r), "reason", r.label());
+    }
   }
 
   @Override

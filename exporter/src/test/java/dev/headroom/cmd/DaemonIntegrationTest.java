@@ -52,6 +52,21 @@ class DaemonIntegrationTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.get(port, "/-/ready").statusCode() == 200);
   }
 
+  @Test
+  void refusalsOfTheServedWebLayerReachMetrics() throws Exception {
+    start("userspace");
+    awaitReady();
+    String series = "headroom_http_requests_refused_total{reason=\"method_not_allowed\"}";
+    assertEquals(0.0, Scrape.metrics(port).get(series));
+    java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient();
+    for (int i = 0; i < 2; i++) {
+      assertEquals(405, c.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+          .DELETE().build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+    }
+    // Rendered once per sample: the next sample's /metrics shows both.
+    await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.metrics(port).get(series) == 2.0);
+  }
+
   @Tag(Needs.PROMTOOL)
   @Test
   void countersAdvancedByTheTestAreServedExactly() throws Exception {

@@ -4,7 +4,7 @@ package dev.headroom.sample.census;
  * One of the busiest tunnels, for the status page and {@code check} only: it names a device (key prefix
  * and outer address) and must never become a metric label.
  *
- * <p>Usage: {@code "%s %s %.0f B/s".formatted(t.key(), t.endpoint(), t.downloadBytesPerSecond())}
+ * <p>Usage: {@code String.format(Locale.ROOT, "%s %s %.0f B/s", t.key(), t.endpoint(), t.downloadBytesPerSecond())}
  *
  * @param key the first 8 characters of the peer's base64 public key and an ellipsis
  * @param endpoint outer address of the device, or null when unknown

@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
  * The basic auth before-handler: every request needs {@code Authorization: Basic} credentials matching a
  * bcrypt hash of {@code basic_auth_users}; otherwise 401 with {@code WWW-Authenticate}.
  *
- * <p>Usage: {@code config.routes.before(new BasicAuth(web.basicAuthUsers(), BasicAuth.Settings.DEFAULT, System::nanoTime))}.
+ * <p>Usage: {@code config.routes.before(new BasicAuth(web.basicAuthUsers(), BasicAuth.Settings.DEFAULT, System::nanoTime, refusals))}.
  *
  * <p>bcrypt costs ~0.1 s of CPU at cost 10 and more at higher costs, so it must never be what a flood of
  * wrong passwords can spend freely, nor what makes scrapes wait:
@@ -104,13 +104,16 @@ public final class BasicAuth implements Handler {
   private final Set<String> hashing = ConcurrentHashMap.newKeySet();
   private final FailureLimiter failures;
   private final AtomicLong bcryptRuns = new AtomicLong();
+  private final Refusals refusals;
 
   /**
    * @param users user name to bcrypt hash, as validated by {@link WebConfigParser}
    * @param settings the bounds
    * @param nanoClock {@code System::nanoTime}, replaceable in tests
+   * @param refusals where the requests it refuses are counted
    */
-  public BasicAuth(Map<String, String> users, Settings settings, LongSupplier nanoClock) {
+  public BasicAuth(Map<String, String> users, Settings settings, LongSupplier nanoClock, Refusals refusals) {
+    this.refusals = refusals;
     users.forEach((u, h) -> this.users.put(u, Bcrypt.parse(h)));
     this.settings = settings;
     this.nanoClock = nanoClock;
@@ -130,16 +133,24 @@ public final class BasicAuth implements Handler {
   @Override
   public void handle(Context ctx) {
     String client = ctx.ip();
-    switch (check(ctx.header("Authorization"), client)) {
+    String authorization = ctx.header("Authorization");
+    switch (check(authorization, client)) {
       case ALLOWED -> {
         return;
       }
       case DENIED -> {
+        refusals.count(authorization == null ? Refusals.Reason.AUTH_MISSING : Refusals.Reason.AUTH_FAILED);
         ctx.header("WWW-Authenticate", CHALLENGE);
         ctx.status(401);
       }
-      case THROTTLED -> ctx.status(429).header("Retry-After", Long.toString(Math.max(1, failures.retryAfterSeconds(client))));
-      case BUSY -> ctx.status(503).header("Retry-After", "1");
+      case THROTTLED -> {
+        refusals.count(Refusals.Reason.AUTH_RATE_LIMITED);
+        ctx.status(429).header("Retry-After", Long.toString(Math.max(1, failures.retryAfterSeconds(client))));
+      }
+      case BUSY -> {
+        refusals.count(Refusals.Reason.AUTH_BUSY);
+        ctx.status(503).header("Retry-After", "1");
+      }
     }
     ctx.contentType("text/plain; charset=utf-8").result(
         switch (ctx.statusCode()) {

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * IPv6 clients are grouped by /64, like {@link FailureLimiter}. The live page's static assets are
  * exempt: a browser loads them in parallel and they cost a copy of a few KiB.
  *
- * <p>Usage: {@code config.jetty.modifyServer(s -> s.setHandler(new ClientLimit(4)))}; Javalin puts its own
+ * <p>Usage: {@code config.jetty.modifyServer(s -> s.setHandler(new ClientLimit(4, refusals)))}; Javalin puts its own
  * handler inside.
  */
 final class ClientLimit extends Handler.Wrapper {
@@ -26,9 +26,11 @@ final class ClientLimit extends Handler.Wrapper {
       new RateLimitedLog(LoggerFactory.getLogger(ClientLimit.class), Duration.ofMinutes(1), System::nanoTime);
 
   private final int max;
+  private final Refusals refusals;
   private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
 
-  ClientLimit(int max) {
+  ClientLimit(int max, Refusals refusals) {
+    this.refusals = refusals;
     if (max < 1) {
       throw new IllegalArgumentException("at least one request per client, got " + max);
     }
@@ -43,6 +45,7 @@ final class ClientLimit extends Handler.Wrapper {
     String client = FailureLimiter.key(Request.getRemoteAddr(request));
     if (inFlight.merge(client, 1, Integer::sum) > max) {
       release(client);
+      refusals.count(Refusals.Reason.CLIENT_LIMIT);
       LOG.warn("limit", "client " + client + " already has " + max + " requests in flight; answering 503", null);
       response.setStatus(503);
       response.getHeaders().put("Retry-After", "1");

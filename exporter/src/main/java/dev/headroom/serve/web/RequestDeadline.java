@@ -23,16 +23,18 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * content-length}). So a connection is closed only when two checks in a row find the same head unfinished: a
  * head that completes within half the deadline is never cut, one that takes longer than the deadline always is.
  *
- * <p>Usage: {@code connector.addBean(new RequestDeadline(connector.getScheduler(), 10_000))}.
+ * <p>Usage: {@code connector.addBean(new RequestDeadline(connector.getScheduler(), 10_000, refusals))}.
  */
 final class RequestDeadline implements Connection.Listener {
   private final Scheduler scheduler;
   private final long periodMillis;
+  private final Refusals refusals;
   private final Map<Connection, Scheduler.Task> tasks = new ConcurrentHashMap<>();
 
-  RequestDeadline(Scheduler scheduler, long deadlineMillis) {
+  RequestDeadline(Scheduler scheduler, long deadlineMillis, Refusals refusals) {
     this.scheduler = scheduler;
     this.periodMillis = Math.max(1, deadlineMillis / 2);
+    this.refusals = refusals;
   }
 
   /**
@@ -73,6 +75,7 @@ final class RequestDeadline implements Connection.Listener {
     long bytes = c.getBytesIn();
     if (requests == last.requests() && last.inHead()) {
       tasks.remove(c);
+      refusals.count(Refusals.Reason.REQUEST_DEADLINE);
       c.close(); // the head under way at the last check is still unfinished a whole period later
       return;
     }

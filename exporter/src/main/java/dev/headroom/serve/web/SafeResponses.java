@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * a {@link RateLimitedLog}: one line a minute per kind, never a stack trace per request.
  *
  * <p>Usage, inside {@code Javalin.create(config -> ...)} before any other before-handler:
- * {@code SafeResponses.apply(config);}
+ * {@code SafeResponses.apply(config, refusals);}
  */
 public final class SafeResponses {
   /** For everything but the live page: nothing may load, nothing may frame it. */
@@ -37,8 +37,9 @@ public final class SafeResponses {
 
   private SafeResponses() {}
 
-  public static void apply(JavalinConfig config) {
-    config.routes.before(SafeResponses::guard);
+  /** Applies the rules to {@code config}; the requests they refuse are counted in {@code refusals}. */
+  public static void apply(JavalinConfig config, Refusals refusals) {
+    config.routes.before(ctx -> guard(ctx, refusals));
     config.routes.exception(HttpResponseException.class, (e, ctx) -> plain(ctx, e.getStatus(), e.getMessage()));
     config.routes.exception(Exception.class, (e, ctx) -> {
       LOG.error(e.getClass().getName(), "request " + ctx.method() + " " + ctx.path() + " failed", e);
@@ -51,14 +52,15 @@ public final class SafeResponses {
         plain(ctx, 404, "not found");
       }
     });
-    config.jetty.modifyServer(server -> server.setErrorHandler(new PlainErrorHandler()));
+    config.jetty.modifyServer(server -> server.setErrorHandler(new PlainErrorHandler(refusals)));
   }
 
-  private static void guard(Context ctx) {
+  private static void guard(Context ctx, Refusals refusals) {
     ctx.header("X-Content-Type-Options", "nosniff");
     ctx.header("Content-Security-Policy", CSP);
     HandlerType m = ctx.method();
     if (m != HandlerType.GET && m != HandlerType.HEAD) {
+      refusals.count(Refusals.Reason.METHOD_NOT_ALLOWED);
       ctx.header("Allow", ALLOW);
       plain(ctx, 405, "method " + m + " not allowed; every path here answers only " + ALLOW);
       ctx.skipRemainingHandlers();
@@ -72,7 +74,10 @@ public final class SafeResponses {
 
   /** Jetty's error page for requests that never reach a route, forced to plain text. */
   static final class PlainErrorHandler extends ErrorHandler {
-    PlainErrorHandler() {
+    private final Refusals refusals;
+
+    PlainErrorHandler(Refusals refusals) {
+      this.refusals = refusals;
       setShowStacks(false);
       setShowCauses(false);
       setShowOrigin(false);
@@ -81,6 +86,10 @@ public final class SafeResponses {
     @Override
     protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
         String contentType, List<Charset> charsets, int code, String message, Throwable cause) throws IOException {
+      Refusals.Reason reason = Refusals.ofJettyError(code);
+      if (reason != null) {
+        refusals.count(reason);
+      }
       response.getHeaders().put("X-Content-Type-Options", "nosniff");
       response.getHeaders().put("Content-Security-Policy", CSP);
       return super.generateAcceptableResponse(request, response, callback, "text/plain", charsets, code, message, cause);

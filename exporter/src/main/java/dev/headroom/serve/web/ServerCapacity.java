@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -17,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * with an empty reply), a connection cap past which new connections are closed as soon as they are
  * accepted, a backlog that absorbs a burst of connects, and the idle and request-head timeouts.
  *
- * <p>Usage, from {@link WebSecurity#apply}: {@code ServerCapacity.apply(config, limits);} then, on the
- * connector it builds, {@code ServerCapacity.configure(connector, limits);}
+ * <p>Usage, from {@link WebSecurity#apply}: {@code ServerCapacity.apply(config, limits, refusals);} then, on
+ * the connector it builds, {@code ServerCapacity.configure(connector, limits, refusals);}
  *
  * <p>Why the numbers agree: HTTP/1.1 without pipelining has at most one request in flight per connection,
  * and Jetty's selector queues one task per readable connection. A queue of at least
@@ -38,10 +39,11 @@ final class ServerCapacity {
 
   private ServerCapacity() {}
 
-  /** The request pool and the per-client cap on {@code config}. */
-  static void apply(JavalinConfig config, WebSecurity.Limits limits) {
+  /** The request pool and the per-client cap on {@code config}; refusals are counted in {@code refusals}. */
+  static void apply(JavalinConfig config, WebSecurity.Limits limits, Refusals refusals) {
     config.jetty.threadPool = threadPool(limits);
-    config.jetty.modifyServer(server -> server.setHandler(new ClientLimit(limits.maxRequestsPerClient())));
+    config.jetty.modifyServer(
+        server -> server.setHandler(new ClientLimit(limits.maxRequestsPerClient(), refusals)));
   }
 
   /** The request pool: {@code maxThreads} threads (the selector takes one) and the bounded task queue. */
@@ -56,12 +58,22 @@ final class ServerCapacity {
     return pool;
   }
 
-  /** Timeouts, backlog, request-head deadline and the connection cap on {@code connector}. */
-  static void configure(ServerConnector connector, WebSecurity.Limits limits) {
+  /**
+   * Timeouts, backlog, request-head deadline and the connection cap on {@code connector}; the connections
+   * these close, and failed TLS handshakes, are counted in {@code refusals}.
+   */
+  static void configure(ServerConnector connector, WebSecurity.Limits limits, Refusals refusals) {
     connector.setIdleTimeout(limits.idleTimeout().toMillis());
     connector.setAcceptQueueSize(limits.acceptQueueSize());
-    connector.addBean(new RequestDeadline(connector.getScheduler(), limits.requestDeadline().toMillis()));
-    connector.addBean(new Cap(limits.maxConnections()));
+    connector.addBean(new RequestDeadline(connector.getScheduler(), limits.requestDeadline().toMillis(), refusals));
+    connector.addBean(new Cap(limits.maxConnections(), refusals));
+    // Jetty adds the connector's handshake listeners to every TLS connection it makes.
+    connector.addBean(new SslHandshakeListener() {
+      @Override
+      public void handshakeFailed(Event event, Throwable failure) {
+        refusals.count(Refusals.Reason.TLS_HANDSHAKE);
+      }
+    });
   }
 
   /**
@@ -72,10 +84,12 @@ final class ServerCapacity {
     private static final RateLimitedLog LOG =
         new RateLimitedLog(LoggerFactory.getLogger(ServerCapacity.class), Duration.ofMinutes(1), System::nanoTime);
     private final int max;
+    private final Refusals refusals;
     private final AtomicInteger open = new AtomicInteger();
 
-    Cap(int max) {
+    Cap(int max, Refusals refusals) {
       this.max = max;
+      this.refusals = refusals;
     }
 
     @Override
@@ -84,6 +98,7 @@ final class ServerCapacity {
         return; // HTTP inside TLS: its network connection is the SslConnection, already counted
       }
       if (open.incrementAndGet() > max) {
+        refusals.count(Refusals.Reason.CONNECTION_LIMIT);
         LOG.warn("connections", "refused a connection from " + connection.getEndPoint().getRemoteSocketAddress()
             + ": " + max + " connections are open", null);
         connection.close();

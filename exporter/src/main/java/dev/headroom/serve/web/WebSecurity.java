@@ -32,7 +32,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * Javalin app = Javalin.create(config -> {
  *   config.jetty.host = host;          // null or "" binds all addresses
  *   config.jetty.port = port;          // 0 picks a free port; app.port() tells which
- *   WebSecurity.apply(config, web);
+ *   WebSecurity.apply(config, web, refusals);   // the same Refusals the HeadroomCollector exposes
  *   config.routes.get("/metrics", ...);
  * }).start();
  * }</pre>
@@ -92,22 +92,23 @@ public final class WebSecurity {
 
   private WebSecurity() {}
 
-  /** {@link #apply(JavalinConfig, WebConfig, Limits)} with {@link Limits#DEFAULT}. */
-  public static void apply(JavalinConfig config, WebConfig web) {
-    apply(config, web, Limits.DEFAULT);
+  /** {@link #apply(JavalinConfig, WebConfig, Limits, Refusals)} with {@link Limits#DEFAULT}. */
+  public static void apply(JavalinConfig config, WebConfig web, Refusals refusals) {
+    apply(config, web, Limits.DEFAULT, refusals);
   }
 
   /**
    * Configures {@code config}: a bounded thread pool, one connector (TLS or plain) with the limits,
-   * {@link SafeResponses} and the basic auth before-handler when users are configured. Certificate files are read now, so a broken
+   * {@link SafeResponses} and the basic auth before-handler when users are configured. Every request or
+   * connection these refuse is counted in {@code refusals}. Certificate files are read now, so a broken
    * key fails here rather than at the first handshake.
    *
    * @throws WebConfigException when the certificate or key files cannot be loaded
    */
-  public static void apply(JavalinConfig config, WebConfig web, Limits limits) {
+  public static void apply(JavalinConfig config, WebConfig web, Limits limits, Refusals refusals) {
     SslContextFactory.Server ssl = web.tls().map(WebSecurity::sslContextFactory).orElse(null);
 
-    ServerCapacity.apply(config, limits);
+    ServerCapacity.apply(config, limits, refusals);
     config.http.maxRequestSize = limits.maxRequestBodyBytes();
     config.jetty.modifyHttpConfiguration(
         http -> {
@@ -119,17 +120,18 @@ public final class WebSecurity {
           // lines; 64 scrapers' connections held 6.3 MiB of them (docs/benchmarks.md, "Fourth round").
           http.setHeaderCacheSize(0);
         });
-    config.jetty.addConnector((server, http) -> connector(config, server, http, ssl, limits));
-    SafeResponses.apply(config);
+    config.jetty.addConnector((server, http) -> connector(config, server, http, ssl, limits, refusals));
+    SafeResponses.apply(config, refusals);
 
     if (web.basicAuth()) {
       config.routes.before(new BasicAuth(web.basicAuthUsers(),
-          BasicAuth.Settings.DEFAULT.withCacheTtl(limits.authCacheTtl()), System::nanoTime));
+          BasicAuth.Settings.DEFAULT.withCacheTtl(limits.authCacheTtl()), System::nanoTime, refusals));
     }
   }
 
   private static ServerConnector connector(
-      JavalinConfig config, Server server, HttpConfiguration http, SslContextFactory.Server ssl, Limits limits) {
+      JavalinConfig config, Server server, HttpConfiguration http, SslContextFactory.Server ssl, Limits limits,
+      Refusals refusals) {
     ServerConnector connector;
     if (ssl == null) {
       // No acceptor thread: the selector accepts, one thread fewer.
@@ -146,7 +148,7 @@ public final class WebSecurity {
     String host = config.jetty.host;
     connector.setHost(host == null || host.isEmpty() ? null : host);
     connector.setPort(config.jetty.port);
-    ServerCapacity.configure(connector, limits);
+    ServerCapacity.configure(connector, limits, refusals);
     return connector;
   }
 

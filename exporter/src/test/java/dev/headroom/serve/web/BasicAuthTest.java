@@ -16,7 +16,7 @@ class BasicAuthTest {
   final AtomicLong now = new AtomicLong(1_000);
   final BasicAuth auth =
       new BasicAuth(Map.of("prometheus", WebSecurityTest.SECRET_HASH, "ünï", WebSecurityTest.SECRET_HASH),
-          BasicAuth.Settings.DEFAULT.withCacheTtl(Duration.ofNanos(TTL)), now::get);
+          BasicAuth.Settings.DEFAULT.withCacheTtl(Duration.ofNanos(TTL)), now::get, new Refusals());
 
   static String header(String credentials) {
     return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(UTF_8));
@@ -68,7 +68,7 @@ class BasicAuthTest {
   @Test
   void unknownUsersAreCheckedAtTheHighestConfiguredCost() {
     BasicAuth mixed = new BasicAuth(Map.of("low", WebSecurityTest.SECRET_HASH, "high", COST_5),
-        BasicAuth.Settings.DEFAULT, now::get);
+        BasicAuth.Settings.DEFAULT, now::get, new Refusals());
     assertEquals(5, mixed.dummyCost());
     assertEquals(4, auth.dummyCost());
   }

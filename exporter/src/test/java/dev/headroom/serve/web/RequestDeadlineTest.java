@@ -90,7 +90,8 @@ class RequestDeadlineTest {
   }
 
   private final HandScheduler scheduler = new HandScheduler();
-  private final RequestDeadline deadline = new RequestDeadline(scheduler, DEADLINE_MILLIS);
+  private final Refusals refusals = new Refusals();
+  private final RequestDeadline deadline = new RequestDeadline(scheduler, DEADLINE_MILLIS, refusals);
   private Javalin app;
 
   @AfterEach
@@ -110,6 +111,7 @@ class RequestDeadlineTest {
     c.bytes.addAndGet(80);
     scheduler.runDue();
     assertFalse(c.closed.get(), "a head caught between fill and parse was cut");
+    assertEquals(0, refusals.total(Refusals.Reason.REQUEST_DEADLINE));
     c.requests.incrementAndGet(); // parsed an instant later
     scheduler.runDue();
     scheduler.runDue();
@@ -134,6 +136,7 @@ class RequestDeadlineTest {
     scheduler.runDue();
     assertTrue(trickle.closed.get(), "a trickling head outlived a whole check period");
     assertTrue(stalled.closed.get(), "a head begun and left unfinished outlived a whole check period");
+    assertEquals(2, refusals.total(Refusals.Reason.REQUEST_DEADLINE));
   }
 
   @Test
@@ -175,7 +178,7 @@ class RequestDeadlineTest {
     app = Javalin.create(c -> {
       c.jetty.host = "127.0.0.1";
       c.jetty.port = 0;
-      WebSecurity.apply(c, WebConfig.NONE, limits);
+      WebSecurity.apply(c, WebConfig.NONE, limits, new Refusals());
       c.routes.get("/metrics", ctx -> ctx.result("headroom_build_info 1\n"));
     }).start();
     ServerConnector connector = (ServerConnector) app.jettyServer().server().getConnectors()[0];

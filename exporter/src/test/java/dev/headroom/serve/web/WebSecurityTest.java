@@ -78,7 +78,7 @@ class WebSecurityTest {
                 c -> {
                   c.jetty.host = "127.0.0.1";
                   c.jetty.port = 0;
-                  WebSecurity.apply(c, web, LIMITS);
+                  WebSecurity.apply(c, web, LIMITS, new Refusals());
                   c.routes.get("/metrics", ctx -> ctx.result("headroom_build_info 1\n"));
                 })
             .start();
@@ -284,7 +284,7 @@ class WebSecurityTest {
   @Test
   void listenAddressGivenToStartIsHonoured() throws Exception {
     // dev.headroom.serve.HttpServer passes the address to start(host, port), after apply() ran.
-    app = Javalin.create(c -> WebSecurity.apply(c, WebConfig.NONE, LIMITS)).start("127.0.0.1", 0);
+    app = Javalin.create(c -> WebSecurity.apply(c, WebConfig.NONE, LIMITS, new Refusals())).start("127.0.0.1", 0);
     assertTrue(app.port() > 0, "bound to a real port: " + app.port());
     var connectors = app.jettyServer().server().getConnectors();
     assertEquals(1, connectors.length, "our connector replaces Javalin's default");
