@@ -122,7 +122,7 @@ public final class CensusCollector {
   private void take(Datapath datapath, long nowNanos, long wallMillis) {
     try {
       CensusState s;
-      if (datapath == Datapath.ABSENT) {
+      if (datapath == Datapath.ABSENT || datapath == Datapath.NETSTACK) {
         health.ok();
         s = new CensusState(null, latest.get().totals(), health.snapshot());
       } else {
