@@ -62,8 +62,9 @@ public final class ProfileCommand {
       daemon.addListener(samples::add);
       Published first = firstComplete(samples);
       Sample s0 = first.sample();
-      if (!s0.tunnel().present()) {
-        err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "': start NetBird first");
+      if (!s0.tunnelCarried()) {
+        err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "' and no NetBird in"
+            + " netstack mode: start NetBird first");
         return 1;
       }
       double quota = quota(s0, err);
@@ -209,7 +210,7 @@ public final class ProfileCommand {
   private static Published firstComplete(BlockingQueue<Published> q) throws InterruptedException {
     while (true) {
       Published p = q.take();
-      if (!p.sample().tunnel().present() || (p.sample().complete() && p.sample().onlineCores() > 0)) {
+      if (!p.sample().tunnelCarried() || (p.sample().complete() && p.sample().onlineCores() > 0)) {
         return p;
       }
     }
