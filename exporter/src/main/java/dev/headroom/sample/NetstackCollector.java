@@ -112,6 +112,9 @@ public final class NetstackCollector {
       health.ok();
       return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9);
     }
+    if (wasPresent) {
+      asked = false; // the interface just vanished: ask at once whether NetBird went to netstack or down
+    }
     wasPresent = false;
     boolean due = !asked || nowNanos - askedAt >= intervalNanos - intervalNanos / 10;
     if (due && running.compareAndSet(false, true)) {
