@@ -121,6 +121,9 @@ public final class Sampler {
 
     // In netstack mode the tunnel's bytes are NetBird's per-peer counters, at its status interval's resolution.
     Traffic tt = viaNetbird ? ns.traffic() : t.traffic();
+    if (ns != null && !(viaNetbird ? t.traffic() : ns.traffic()).empty()) {
+      tt = Traffic.combined(tt, viaNetbird ? t.traffic() : ns.traffic());
+    }
     double down = tt.rate(InterfaceTracker.TX_BYTES);
     double up = tt.rate(InterfaceTracker.RX_BYTES);
     peakDown.add(down);
