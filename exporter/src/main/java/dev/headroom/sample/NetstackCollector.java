@@ -75,6 +75,7 @@ public final class NetstackCollector {
   private long lastNetstackAt;
   private Traffic traffic = Traffic.NONE;
   private boolean wasPresent;
+  private long netstackAnswers;
 
   /**
    * @param intervalNanos how often NetBird is asked
@@ -110,7 +111,8 @@ public final class NetstackCollector {
       }
       wasPresent = true;
       health.ok();
-      return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9);
+      return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
+          lastNetstackAt);
     }
     if (wasPresent) {
       asked = false; // the interface just vanished: ask at once whether NetBird went to netstack or down
@@ -144,7 +146,8 @@ public final class NetstackCollector {
           (nowNanos - lastNetstackAt) / 1_000_000_000L);
       netstack = false;
     }
-    return new NetstackState(netstack, status, traffic, health.snapshot(), intervalNanos / 1e9);
+    return new NetstackState(netstack, status, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
+        lastNetstackAt);
   }
 
   private void fold(Answer a, double maxBytesPerSecond) {
@@ -162,6 +165,7 @@ public final class NetstackCollector {
         }
         tracker.update(status.transfers(), a.atNanos(), maxBytesPerSecond);
         lastNetstackAt = a.atNanos();
+        netstackAnswers++;
       } else {
         tracker.forget();
       }

@@ -13,6 +13,8 @@ import dev.headroom.read.wg.NetbirdStatus;
  * @param status the latest status read, null before the first or when the interface exists
  * @param traffic byte totals and rates over the last two status reads; rates NaN when the last call failed
  * @param resolutionSeconds how often NetBird is asked: the resolution of the rates and peaks
+ * @param answers netstack answers folded so far: a change means {@code status} is a new reading of the tunnels
+ * @param answerAtNanos when the latest netstack answer's counters were read
  */
 public record NetstackState(boolean netstack, NetbirdStatus status, Traffic traffic, SourceHealth health,
-    double resolutionSeconds) {}
+    double resolutionSeconds, long answers, long answerAtNanos) {}

@@ -49,6 +49,7 @@ public final class Sampler {
   private long sequence;
   private boolean hadBaseline;
   private long prevStart;
+  private long netstackAnswersSeen;
 
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock) {
     this(settings, cpu, nanoClock, System::currentTimeMillis);
@@ -116,6 +117,11 @@ public final class Sampler {
     boolean viaNetbird = datapath == Datapath.NETSTACK;
     double passSeconds = hadBaseline ? (start - prevStart) / 1e9 : 0;
     DatapathState d = datapathCpu.collect(datapath, start, c, t.restarted());
+    if (census != null && viaNetbird && ns.answers() != netstackAnswersSeen) {
+      // Netstack: the census reads the tunnels NetBird just listed, at the time NetBird read them.
+      netstackAnswersSeen = ns.answers();
+      census.offer(ns.status().transfers(), ns.answerAtNanos(), wall - (start - ns.answerAtNanos()) / 1_000_000);
+    }
     CensusState cs = census == null ? null : census.collect(d.datapath(), start, wall, t.restarted());
     CpuQuotaState q = quota == null ? null : quota.collect(start);
 

@@ -289,6 +289,9 @@ class NetstackReplayTest {
     netbirdSays(NetbirdJson.peer("A=", 500, 3_000_000), NetbirdJson.peer("C=", 0, 1_000_000));
     await().atMost(Duration.ofSeconds(20)).until(() -> metric(port, download) == 11_000_000);
     assertEquals(1.0, metric(port, "headroom_tunnel_restarts_total"));
+    // The census comes from the same answers: two tunnels, and no key in /metrics.
+    await().atMost(Duration.ofSeconds(20)).until(() -> metric(port, "headroom_tunnels{state=\"total\"}") == 2);
+    assertFalse(Scrape.get(port, "/metrics").body().contains("C="), "no public key in /metrics");
     assertTrue(metric(port, "headroom_tunnel_throughput_bytes_per_second{direction=\"download\"}") >= 0);
 
     // NetBird answers an error: source down and counted, rates unknown; after a few intervals it is NetBird down.

@@ -37,7 +37,10 @@ public final class NetbirdStatusParser {
 
   /** {@code latency} is integer nanoseconds (Go's time.Duration); {@code direct} is the older clients' flag. */
   record Detail(String status, String connectionType, Boolean direct, Long latency, String publicKey,
-      Long transferReceived, Long transferSent) {}
+      Long transferReceived, Long transferSent, String lastWireguardHandshake, Endpoints iceCandidateEndpoint,
+      List<String> networks) {}
+
+  record Endpoints(String local, String remote) {}
 
   private NetbirdStatusParser() {}
 
@@ -64,8 +67,11 @@ public final class NetbirdStatusParser {
       }
       boolean isConnected = "Connected".equalsIgnoreCase(d.status());
       if (d.publicKey() != null && !d.publicKey().isEmpty()) {
+        String remote = d.iceCandidateEndpoint() == null ? null : d.iceCandidateEndpoint().remote();
         transfers.add(new PeerTransfer(d.publicKey(), isConnected,
-            bytes(d.transferReceived(), i, "transferReceived"), bytes(d.transferSent(), i, "transferSent")));
+            bytes(d.transferReceived(), i, "transferReceived"), bytes(d.transferSent(), i, "transferSent"),
+            epochSeconds(d.lastWireguardHandshake()), remote == null || remote.isEmpty() ? null : remote,
+            d.networks() == null ? 0 : d.networks().size()));
       }
       if (!isConnected) {
         continue;
@@ -93,6 +99,21 @@ public final class NetbirdStatusParser {
     return new NetbirdStatus(total, connected, p2p, relayed, latencies,
         Boolean.TRUE.equals(root.usesKernelInterface()), orEmpty(root.netbirdIp()), orEmpty(root.daemonVersion()),
         up, transfers);
+  }
+
+  /**
+   * Go's RFC 3339 time as Unix seconds; 0 for its zero time ({@code 0001-01-01T00:00:00Z}, never), for none, and
+   * for a text that is no time (the handshake only shapes the census; it must not fail the status).
+   */
+  private static long epochSeconds(String rfc3339) {
+    if (rfc3339 == null || rfc3339.isEmpty()) {
+      return 0;
+    }
+    try {
+      return Math.max(0, java.time.OffsetDateTime.parse(rfc3339).toEpochSecond());
+    } catch (java.time.format.DateTimeParseException e) {
+      return 0;
+    }
   }
 
   /** A counter NetBird did not print is 0 (Go omits nothing here, but older shapes may lack it). */
