@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: {@link #collect} on the sampling thread only (tracker, health); the call on the executor, one at a
  * time; they meet in an {@link AtomicReference} holding an immutable answer.
  *
- * <p>Usage: {@code NetstackState n = new NetstackCollector(NetstackCollector.source(reader), exec, 5e9, 5e9, System::nanoTime).collect(false, now, 1.25e9);}
+ * <p>Usage: {@code NetstackState n = new NetstackCollector(NetstackCollector.source(reader), exec, 5_000_000_000L, 5_000_000_000L, System::nanoTime).collect(false, now, 1.25e9);}
  */
 public final class NetstackCollector {
   static final String SOURCE = "netbird_status";

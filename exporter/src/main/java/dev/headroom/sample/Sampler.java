@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census, CPU quota) for its
+ * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census, CPU quota, and
+ * NetBird's status when the tunnel has no interface: the netstack datapath) for its
  * state, derives what spans sources (peaks, CPU per gigabyte), and returns an immutable {@link Sample}. Not
  * thread-safe by design: the sampling thread is its only caller and the only reader of the system. A
  * failing source is logged once, counted, its rates left unknown, and the rest still sampled.
