@@ -31,7 +31,12 @@
   function facts(s, v) {
     if (s.sequence == null) return 'No sample yet.';
     var t = s.tunnel, u = s.underlay, f = t.interface;
-    f += t.present ? ' · ' + t.datapath + ' datapath · MTU ' + t.mtu : ' absent';
+    if (t.datapath === 'netstack') {
+      // No interface: the bytes are NetBird's per-peer counters, read at its status interval.
+      f += ' absent · netstack datapath (NetBird) · rates over ' + trim(t.resolution_seconds) + ' s';
+    } else {
+      f += t.present ? ' · ' + t.datapath + ' datapath · MTU ' + t.mtu : ' absent';
+    }
     f += ' · ' + s.cpu.online + ' cores';
     if (s.cpu.quota_cores != null) f += ' (quota ' + trim(s.cpu.quota_cores) + ')';
     if (u.present) {

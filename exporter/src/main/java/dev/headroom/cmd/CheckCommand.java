@@ -24,10 +24,10 @@ public final class CheckCommand {
         p = d.published();
       } while (System.nanoTime() < end || p == null || !p.sample().complete());
     }
-    if (!p.sample().tunnel().present()) {
+    if (!p.sample().tunnelCarried()) {
       err.println("headroom check: no tunnel interface '" + config.tunnelInterface() + "' under "
-          + config.sysfs().resolve("class/net") + " (is NetBird up? netstack mode has no interface; "
-          + "another name can be set with --tunnel.interface)");
+          + config.sysfs().resolve("class/net") + ", and NetBird did not answer as connected in netstack mode"
+          + " (is NetBird up? another name can be set with --tunnel.interface)");
       return 1;
     }
     out.print(InWords.describe(p, config.cpuSaturation()));

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.NetstackCollector;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.serve.Published;
@@ -46,6 +47,8 @@ public final class Daemon implements AutoCloseable {
 
   private final Sampler sampler;
   private final java.util.concurrent.ExecutorService censusThread;
+  /** Null when NetBird's status is not asked for the netstack datapath. */
+  private final java.util.concurrent.ExecutorService netstackThread;
   private final double flowCap;
   private final boolean jumboPath;
   private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
@@ -73,8 +76,20 @@ public final class Daemon implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    // NetBird's status call, for the netstack datapath's bytes, on a thread of its own too: it is a gRPC round trip
+    // and now and then a health probe, and must neither delay a sample nor queue behind the peer-count call.
+    boolean askNetstack = !config.netbirdInterval().isZero() && !config.netbirdStatusInterval().isZero();
+    this.netstackThread = !askNetstack ? null : Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "headroom-netstack");
+      t.setDaemon(true);
+      return t;
+    });
+    NetstackCollector netstack = !askNetstack ? null : new NetstackCollector(
+        NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), config.netbirdStatusInterval())),
+        netstackThread, config.netbirdStatusInterval().toNanos(), config.netbirdStatusInterval().toNanos(),
+        System::nanoTime);
     this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
-        System::nanoTime, System::currentTimeMillis, censusThread);
+        System::nanoTime, System::currentTimeMillis, censusThread, netstack);
     this.profileFile = config.profileFile();
     this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
     this.jumboPath = config.underlayJumboPath();
@@ -206,5 +221,8 @@ public final class Daemon implements AutoCloseable {
     thread.shutdownNow();
     netbirdThread.shutdownNow();
     censusThread.shutdownNow();
+    if (netstackThread != null) {
+      netstackThread.shutdownNow();
+    }
   }
 }

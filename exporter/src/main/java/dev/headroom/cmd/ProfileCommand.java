@@ -61,10 +61,11 @@ public final class ProfileCommand {
     Optional<ProfileSession> baseline = Optional.empty();
     try (Daemon daemon = Daemon.start(config)) {
       daemon.addListener(samples::add);
-      Published first = firstComplete(samples);
+      Published first = firstComplete(samples, config.netbirdStatusInterval());
       Sample s0 = first.sample();
-      if (!s0.tunnel().present()) {
-        err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "': start NetBird first");
+      if (!s0.tunnelCarried()) {
+        err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "' and no NetBird in"
+            + " netstack mode: start NetBird first");
         return 1;
       }
       double quota = quota(s0, err);
@@ -206,11 +207,21 @@ public final class ProfileCommand {
         + " ceiling";
   }
 
-  /** The first sample with rates and cores (a failed CPU read has none), or the first without a tunnel. */
-  private static Published firstComplete(BlockingQueue<Published> q) throws InterruptedException {
+  /**
+   * The first sample with rates and cores (a failed CPU read has none), or one without a tunnel once NetBird had
+   * time to answer: with no interface, only its status call (every {@code netbirdWait}) can say netstack.
+   */
+  private static Published firstComplete(BlockingQueue<Published> q, java.time.Duration netbirdWait)
+      throws InterruptedException {
+    long start = System.nanoTime();
     while (true) {
       Published p = q.take();
-      if (!p.sample().tunnel().present() || (p.sample().complete() && p.sample().onlineCores() > 0)) {
+      boolean carried = p.sample().tunnelCarried();
+      if (carried && p.sample().complete() && p.sample().onlineCores() > 0) {
+        return p;
+      }
+      if (!carried && (p.sample().source("netbird_status") == null
+          || System.nanoTime() - start > netbirdWait.toNanos() + 1_000_000_000L)) {
         return p;
       }
     }

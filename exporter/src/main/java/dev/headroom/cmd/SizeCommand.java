@@ -284,7 +284,7 @@ public final class SizeCommand {
     String range = plan.lowGbps() < plan.highGbps()
         ? ", range " + num(plan.lowGbps(), 2) + "-" + num(plan.highGbps(), 2) + " Gbps" : "";
     out.println("2. One peer carries " + num(capacityGbps, 2) + " Gbps " + dir + " (" + basis + range + ")");
-    if (vcpus > 0 && datapath != Datapath.USERSPACE) {
+    if (vcpus > 0 && !datapath.userspace()) {
       out.println("   The reference pairs " + vcpus + " vCPUs with a " + num(ReferenceProfile.interfaceGbps(vcpus), 1)
           + " Gbps interface.");
     }

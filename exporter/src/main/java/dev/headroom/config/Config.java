@@ -42,7 +42,8 @@ public record Config(
     boolean underlayJumboPath,
     Path cgroupfs,
     Optional<String> profileBaseline,
-    int profileSteps) {
+    int profileSteps,
+    Duration netbirdStatusInterval) {
 
   public Config {
     datapathProcesses = List.copyOf(datapathProcesses);

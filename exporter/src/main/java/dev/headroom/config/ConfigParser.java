@@ -52,7 +52,9 @@ public final class ConfigParser {
     def("check.duration", "3s", "how long 'check' samples before it reports");
     def("path.rundir", "/var/run", "run directory holding wireguard/<tunnel>.sock (userspace datapath)");
     def("census.interval", "5s", "how often to read every tunnel's counters (0s: never)");
-    def("netbird.interval", "30s", "how often to ask 'netbird status --json' for P2P/relayed counts (0s: never)");
+    def("netbird.interval", "30s", "how often to ask 'netbird status --json' for P2P/relayed counts (0s: never ask NetBird at all)");
+    def("netbird.status-interval", "5s", "while no tunnel interface exists, how often to ask 'netbird status --json' for the"
+        + " netstack datapath's bytes (also its timeout; 0s: never)");
     def("netbird.command", "netbird", "the NetBird CLI");
     def("profile.max-duration", "10m", "'profile' gives up looking for a plateau after this long");
     def("profile.target", "LAN_HOST", "'profile': address of the iperf3 server behind the peer, for the printed commands");
@@ -243,7 +245,8 @@ public final class ConfigParser {
         bool(v, "underlay.jumbo-path"),
         Path.of(get(v, "path.cgroupfs")),
         optional(v, "profile.baseline"),
-        profileSteps(get(v, "profile.steps")));
+        profileSteps(get(v, "profile.steps")),
+        durationOrZero(v, "netbird.status-interval"));
   }
 
   private static int profileSteps(String s) throws ConfigException {

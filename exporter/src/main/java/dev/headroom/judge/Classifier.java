@@ -76,7 +76,7 @@ public final class Classifier {
     Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
     double peer = peerCores(o);
     double usable = usableCores(o);
-    boolean userspace = o.datapath() == Datapath.USERSPACE;
+    boolean userspace = o.datapath().userspace();
     int n = t.minConsecutive();
 
     cpuSaturated.update(cpuSaturated(o, peer, usable, t.cpuEnter()), cpuSaturated(o, peer, usable, t.cpuExit()), n);
@@ -113,7 +113,7 @@ public final class Classifier {
 
       // A direction the link holds back is not near the userspace plateau, whatever its utilization says.
       if (userspace && carry && !link.get(d).on) {
-        double plateau = Units.bytesPerSecond(ReferenceProfile.userspacePlateauGbps(d));
+        double plateau = Units.bytesPerSecond(ReferenceProfile.plateauGbps(o.datapath(), d));
         nearPlateauEnter |= util >= t.nearCeiling() || rate >= t.userspacePlateauShare() * plateau;
         nearPlateauStay |= util >= t.nearCeilingExit()
             || rate >= (t.userspacePlateauShare() - Thresholds.HYSTERESIS_GAP) * plateau;
@@ -166,7 +166,7 @@ public final class Classifier {
   /** Cores the datapath can keep busy: the peer's for kernel; for userspace also no more than its limit and the ~3-5 wireguard-go uses. */
   static double usableCores(Observation o) {
     double peer = peerCores(o);
-    if (o.datapath() != Datapath.USERSPACE) {
+    if (!o.datapath().userspace()) {
       return peer;
     }
     double usable = Math.min(peer, ReferenceProfile.userspaceUsableCores((int) Math.ceil(peer)));
@@ -181,7 +181,7 @@ public final class Classifier {
     if (!Double.isNaN(total) && total >= threshold * peer) {
       return true; // every core the peer may use busy, softirq included: nothing left for the datapath
     }
-    if (o.datapath() != Datapath.USERSPACE) {
+    if (!o.datapath().userspace()) {
       return false;
     }
     // Pinned or confined, the process can be starved on its own cores while others idle: those cores full
@@ -240,7 +240,7 @@ public final class Classifier {
   /** Advice in the order to act on it, each with the fact it rests on; {@code none} when nothing applies. */
   private List<AdviceItem> advise(Observation o, Map<Direction, DirectionJudgement> js, double peer) {
     List<AdviceItem> items = new ArrayList<>();
-    boolean userspace = o.datapath() == Datapath.USERSPACE;
+    boolean userspace = o.datapath().userspace();
     boolean anyBound = false;
     for (DirectionJudgement j : js.values()) {
       Direction d = j.direction();

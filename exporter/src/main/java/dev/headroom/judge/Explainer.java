@@ -85,9 +85,9 @@ public final class Explainer {
   private static String spreadText(Judgement jm, Direction d) {
     Observation o = jm.observation();
     int cores = coresForTable(jm);
-    if (o.datapath() == Datapath.USERSPACE) {
+    if (o.datapath().userspace()) {
       return "userspace WireGuard keeps only ~" + num(jm.usableCores(), 1) + " cores busy and plateaus near "
-          + num(ReferenceProfile.userspacePlateauGbps(d), 1) + " Gbps " + d.label() + " whatever the core count";
+          + num(ReferenceProfile.plateauGbps(o.datapath(), d), 1) + " Gbps " + d.label() + " whatever the core count";
     }
     int knee = ReferenceProfile.KNEE_CORES;
     if (cores < knee) {
@@ -137,11 +137,11 @@ public final class Explainer {
               + "userspace WireGuard does not grow with cores"
           : who + "is bound in userspace WireGuard at " + gbpsText(o.throughput(d)) + ": wireguard-go keeps only ~"
               + num(jm.usableCores(), 1) + " cores busy (reference plateau ~"
-              + num(ReferenceProfile.userspacePlateauGbps(d), 1) + " Gbps " + d.label() + "); kernel WireGuard gives "
+              + num(ReferenceProfile.plateauGbps(o.datapath(), d), 1) + " Gbps " + d.label() + "); kernel WireGuard gives "
               + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, d), 1) + " Gbps on " + cores + " cores";
       case USERSPACE_NEAR_PLATEAU -> "the userspace datapath is near its plateau (download "
           + gbpsText(o.downloadBytesPerSecond()) + ", upload " + gbpsText(o.uploadBytesPerSecond())
-          + "; userspace WireGuard tops out near " + num(ReferenceProfile.userspacePlateauGbps(Direction.DOWNLOAD), 1)
+          + "; userspace WireGuard tops out near " + num(ReferenceProfile.plateauGbps(o.datapath(), Direction.DOWNLOAD), 1)
           + " Gbps download); kernel WireGuard gives "
           + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, Direction.DOWNLOAD), 1) + " Gbps download on "
           + cores + " cores";
@@ -185,7 +185,7 @@ public final class Explainer {
     Observation o = jm.observation();
     double peer = Classifier.peerCores(o);
     String cores = num(o.totalBusyCores(), 1) + " of " + coresText(jm) + " busy";
-    if (o.datapath() == Datapath.USERSPACE && !Double.isNaN(o.datapathCpuCores())) {
+    if (o.datapath().userspace() && !Double.isNaN(o.datapathCpuCores())) {
       return "the userspace datapath uses " + num(o.datapathCpuCores(), 1) + " of the ~" + num(jm.usableCores(), 1)
           + " cores it can use (" + cores + ")";
     }

@@ -169,6 +169,9 @@ public final class ProfileFile {
     if (t.equals(Datapath.USERSPACE.label())) {
       return Datapath.USERSPACE;
     }
-    throw new ProfileFileException(file, key, "'" + v + "' is not kernel or userspace");
+    if (t.equals(Datapath.NETSTACK.label())) {
+      return Datapath.NETSTACK;
+    }
+    throw new ProfileFileException(file, key, "'" + v + "' is not kernel, userspace or netstack");
   }
 }

@@ -388,7 +388,7 @@ public final class ProfileSession {
     } else if (total >= CPU_LIMIT * peerCores) {
       limit = Limit.CPU;
       why = "all " + num(peerCores, 2) + " usable cores busy (" + num(total, 2) + ")";
-    } else if (datapath == Datapath.USERSPACE && allowed >= CPU_LIMIT) {
+    } else if (datapath.userspace() && allowed >= CPU_LIMIT) {
       limit = Limit.CPU;
       why = "the cores the datapath may run on at " + pct(allowed);
     } else if (hot >= CPU_LIMIT && others < OTHERS_IDLE) {
@@ -417,7 +417,7 @@ public final class ProfileSession {
   }
 
   private boolean pastKnee() {
-    return peerCores >= (datapath == Datapath.USERSPACE ? ReferenceProfile.USERSPACE_KNEE_CORES
+    return peerCores >= (datapath.userspace() ? ReferenceProfile.USERSPACE_KNEE_CORES
         : ReferenceProfile.KNEE_CORES);
   }
 

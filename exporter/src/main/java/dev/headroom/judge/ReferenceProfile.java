@@ -43,6 +43,14 @@ public final class ReferenceProfile {
   static final double[] USERSPACE_UPLOAD_GBPS = {1.4, 1.9, 3.5, 3.7, 3.7, 4.4};
   static final double[] USERSPACE_CORES_USED = {1, 2, 3, 4, 4, 5};
 
+  /**
+   * NetBird's netstack datapath (WireGuard and gVisor's TCP/IP stack in one process, no TUN) has no published
+   * figure; until it is measured its table is this share of the wireguard-go table, core for core: the same
+   * crypto with the kernel's TCP/IP work moved into the process as well. Replace it by a measured profile
+   * ({@code headroom profile}) where it matters.
+   */
+  public static final double NETSTACK_SHARE_OF_USERSPACE = 0.5;
+
   // 64 vCPU kernel WireGuard: MTU 1280 -> 8920 took download 31 -> 95 Gbps (NIC line rate, so a floor)
   // and upload 15 -> 66 Gbps. Userspace gains ~2.5x from jumbo frames.
   static final double KERNEL_JUMBO_DOWNLOAD_FACTOR = 95.0 / 31.0;
@@ -52,9 +60,11 @@ public final class ReferenceProfile {
   /** The ceiling for a peer of this shape, from the tables alone. */
   public static Ceiling ceiling(Datapath datapath, double onlineCores, int tunnelMtu,
       OptionalDouble lineRateBytesPerSecond, Direction direction) {
-    boolean userspace = datapath == Datapath.USERSPACE;
+    boolean userspace = datapath.userspace();
     StringBuilder basis = new StringBuilder("reference: ");
-    basis.append(userspace ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard");
+    basis.append(datapath == Datapath.NETSTACK
+        ? "NetBird netstack, assumed " + Units.num(NETSTACK_SHARE_OF_USERSPACE, 2) + " x userspace WireGuard (not measured)"
+        : userspace ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard");
     if (datapath == Datapath.ABSENT) {
       basis.append(" assumed (no tunnel datapath seen)");
     }
@@ -83,11 +93,15 @@ public final class ReferenceProfile {
     return new Ceiling(bytes, CeilingSource.REFERENCE, basis.toString(), capped);
   }
 
-  /** The table figure in Gbps at MTU 1280 with no NIC cap, interpolated by cores. ABSENT reads the kernel table. */
+  /**
+   * The table figure in Gbps at MTU 1280 with no NIC cap, interpolated by cores. ABSENT reads the kernel table;
+   * NETSTACK the userspace table times {@link #NETSTACK_SHARE_OF_USERSPACE}.
+   */
   public static double tableGbps(Datapath datapath, double onlineCores, Direction direction) {
     boolean down = direction == Direction.DOWNLOAD;
-    if (datapath == Datapath.USERSPACE) {
-      return interpolate(USERSPACE_CORES, down ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS, onlineCores);
+    if (datapath.userspace()) {
+      double g = interpolate(USERSPACE_CORES, down ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS, onlineCores);
+      return datapath == Datapath.NETSTACK ? g * NETSTACK_SHARE_OF_USERSPACE : g;
     }
     return interpolate(KERNEL_CORES, down ? KERNEL_DOWNLOAD_GBPS : KERNEL_UPLOAD_GBPS, onlineCores);
   }
@@ -97,7 +111,7 @@ public final class ReferenceProfile {
    * 8920 and above, linear in MTU between (an interpolation, not a measurement).
    */
   public static double jumboFactor(Datapath datapath, int tunnelMtu, Direction direction) {
-    double full = datapath == Datapath.USERSPACE ? USERSPACE_JUMBO_FACTOR
+    double full = datapath.userspace() ? USERSPACE_JUMBO_FACTOR
         : direction == Direction.DOWNLOAD ? KERNEL_JUMBO_DOWNLOAD_FACTOR : KERNEL_JUMBO_UPLOAD_FACTOR;
     if (tunnelMtu <= BASE_MTU) {
       return 1.0;
@@ -126,6 +140,12 @@ public final class ReferenceProfile {
       max = Math.max(max, v);
     }
     return max;
+  }
+
+  /** The plateau of a userspace datapath: wireguard-go's, or netstack's share of it; in Gbps at MTU 1280. */
+  public static double plateauGbps(Datapath datapath, Direction direction) {
+    double g = userspacePlateauGbps(direction);
+    return datapath == Datapath.NETSTACK ? g * NETSTACK_SHARE_OF_USERSPACE : g;
   }
 
   /** Inner (tunnel) bytes/s that fit in a line rate when every packet is a full tunnel MTU plus 74 bytes. */

@@ -10,7 +10,13 @@ public enum Datapath {
   KERNEL("kernel"),
   /** A TUN device driven by a userspace process (wireguard-go, NetBird's embedded copy, boringtun). */
   USERSPACE("userspace"),
-  /** No tunnel interface: NetBird down, or netstack mode which has no kernel interface at all. */
+  /**
+   * No kernel interface at all: NetBird runs WireGuard and a TCP/IP stack inside its own process
+   * ({@code NB_USE_NETSTACK_MODE}, rootless containers). Seen only through {@code netbird status --json}: NetBird
+   * connected, {@code usesKernelInterface} false, and no interface of the tunnel's name.
+   */
+  NETSTACK("netstack"),
+  /** No tunnel datapath seen: no interface of the tunnel's name, and NetBird not answering as connected in netstack mode. */
   ABSENT("absent");
 
   private final String label;
@@ -22,6 +28,14 @@ public enum Datapath {
   /** The value used in metric labels and JSON. */
   public String label() {
     return label;
+  }
+
+  /**
+   * The datapath runs in a userspace process (wireguard-go on a TUN, or NetBird's netstack): its CPU is that
+   * process's, and it plateaus at a few cores, so the userspace verdicts and advice apply.
+   */
+  public boolean userspace() {
+    return this == USERSPACE || this == NETSTACK;
   }
 
   /** Decides the datapath from the two sysfs markers; the kernel marker wins if both are present. */

@@ -14,13 +14,17 @@ import java.util.Optional;
  * <p>Userspace: the process holding the TUN descriptor (its {@code fdinfo} has {@code iff:\t<iface>}); when
  * fdinfo is unreadable (an unprivileged exporter may not read root's), the first process whose name is in
  * the configured list. Kernel: the {@code napi/<iface>-N} threads and the kworkers last seen running
- * {@code wg-crypt-<iface>}; the sampler adds softirq time from the CPU reading. Discovery scans all of
+ * {@code wg-crypt-<iface>}; the sampler adds softirq time from the CPU reading. Netstack: there is no TUN to
+ * hold, and NetBird runs the crypto and its TCP/IP stack in its own process, so the process named {@code netbird}
+ * (else the first of the configured names) is the datapath. Discovery scans all of
  * {@code /proc}, so it runs only when nothing is known, a known PID vanished, the tunnel was recreated, or
  * (kernel threads, or no process found yet) every rediscovery period.
  *
  * <p>Usage: {@code DatapathCpu cpu = reader.read(Datapath.USERSPACE, nowNanos);}
  */
 public final class DatapathCpuReader {
+  /** NetBird's own process: in netstack mode the datapath runs inside it. */
+  private static final String NETBIRD = "netbird";
   private final Path procfs;
   private final String iface;
   private final List<String> processNames;
@@ -95,7 +99,7 @@ public final class DatapathCpuReader {
    * because an operator may pin it at any time; pinned to one core, it plateaus with the others idle.
    */
   private java.util.SortedSet<Integer> allowedCpus(Datapath datapath) {
-    if (datapath != Datapath.USERSPACE || pids.size() != 1) {
+    if (!datapath.userspace() || pids.size() != 1) {
       return NONE;
     }
     KernelFile f = files(pids.get(0))[1];
@@ -190,7 +194,11 @@ public final class DatapathCpuReader {
           }
         } else if (processNames.contains(comm)) {
           byName.add(pid);
-          if (holdsTun(dir, fdinfoReadable)) {
+          if (datapath == Datapath.NETSTACK) {
+            if (NETBIRD.equals(comm)) {
+              found.add(pid);
+            }
+          } else if (holdsTun(dir, fdinfoReadable)) {
             found.add(pid);
           }
         }
@@ -198,7 +206,12 @@ public final class DatapathCpuReader {
     } catch (IOException e) {
       throw new ReadException(procfs + ": cannot list processes: " + e.getMessage(), e);
     }
-    if (datapath == Datapath.USERSPACE) {
+    if (datapath == Datapath.NETSTACK) {
+      List<Integer> pick = found.isEmpty() ? byName : found;
+      pids = pick.isEmpty() ? List.of() : List.of(pick.get(0));
+      description = pick.isEmpty() ? "no process named " + String.join(" or ", processNames)
+          : "pid " + pick.get(0) + " by name (netstack: crypto and network stack run in it)";
+    } else if (datapath == Datapath.USERSPACE) {
       if (!found.isEmpty()) {
         pids = List.of(found.get(0));
         description = "pid " + found.get(0) + " holds the TUN of " + iface;

@@ -2,6 +2,7 @@ package dev.headroom.sample;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.read.ReadException;
+import dev.headroom.read.wg.PeerTransfer;
 import dev.headroom.read.wg.TunnelPeer;
 import dev.headroom.read.wg.TunnelPeersReader;
 import dev.headroom.sample.census.CensusConfig;
@@ -90,7 +91,9 @@ public final class CensusCollector {
    * failing while a census is stalled.
    */
   public CensusState collect(Datapath datapath, long nowNanos, long wallMillis, boolean tunnelRestarted) {
-    boolean due = !taken || nowNanos - takenAt >= dueNanos() || tunnelRestarted;
+    // Netstack has no socket or device to read: its census comes from NetBird's answers (see offer).
+    boolean due = datapath != Datapath.NETSTACK
+        && (!taken || nowNanos - takenAt >= dueNanos() || tunnelRestarted);
     if (due && running.compareAndSet(false, true)) {
       taken = true;
       takenAt = nowNanos;
@@ -118,19 +121,41 @@ public final class CensusCollector {
         : new SourceHealth(h.up(), h.errors() + stalls, h.lastError()));
   }
 
+  /**
+   * Netstack: a census of the tunnels NetBird listed in one status answer, taken on the census executor at the
+   * time NetBird read its counters, so each tunnel's rate spans two answers exactly. Skipped while a census runs
+   * (the next answer comes one status interval later). Sampling thread only.
+   */
+  public void offer(List<PeerTransfer> peers, long atNanos, long wallMillis) {
+    if (taken && atNanos <= takenAt || !running.compareAndSet(false, true)) {
+      return;
+    }
+    taken = true;
+    takenAt = atNanos;
+    stallCounted = false;
+    try {
+      executor.execute(() -> take(() -> peers.stream().map(PeerTransfer::toTunnelPeer).toList(), atNanos, wallMillis));
+    } catch (RuntimeException e) {
+      running.set(false); // executor shut down: the daemon is closing
+    }
+  }
+
+  /** The tunnels of one census, read on the census task. */
+  @FunctionalInterface
+  private interface Reading {
+    List<TunnelPeer> read() throws ReadException;
+  }
+
   /** One census, on the census task. */
   private void take(Datapath datapath, long nowNanos, long wallMillis) {
     try {
       CensusState s;
-      if (datapath == Datapath.ABSENT) {
+      if (datapath == Datapath.ABSENT || datapath == Datapath.NETSTACK) {
         health.ok();
         s = new CensusState(null, latest.get().totals(), health.snapshot());
       } else {
         try {
-          CensusSnapshot c = census.update(nowNanos, wallMillis / 1000, peers.read(datapath, settings.tunnelInterface()));
-          totals.add(c);
-          health.ok();
-          s = new CensusState(c, totals.copy(), health.snapshot());
+          s = census(peers.read(datapath, settings.tunnelInterface()), nowNanos, wallMillis);
         } catch (ReadException e) {
           health.failed(e.getMessage());
           s = new CensusState(null, latest.get().totals(), health.snapshot());
@@ -143,6 +168,25 @@ public final class CensusCollector {
     } finally {
       running.set(false);
     }
+  }
+
+  /** A census of tunnels handed over (netstack), on the census task. */
+  private void take(Reading reading, long nowNanos, long wallMillis) {
+    try {
+      latest.set(census(reading.read(), nowNanos, wallMillis));
+    } catch (ReadException | RuntimeException e) {
+      health.failed(e.toString());
+      latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
+    } finally {
+      running.set(false);
+    }
+  }
+
+  private CensusState census(List<TunnelPeer> tunnels, long nowNanos, long wallMillis) {
+    CensusSnapshot c = census.update(nowNanos, wallMillis / 1000, tunnels);
+    totals.add(c);
+    health.ok();
+    return new CensusState(c, totals.copy(), health.snapshot());
   }
 
   /**

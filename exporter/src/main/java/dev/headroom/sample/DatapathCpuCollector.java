@@ -45,7 +45,7 @@ public final class DatapathCpuCollector {
       }
       millisTotal += delta;
       double cores = dt > 0 && prevMillis >= 0 ? delta / 1000.0 / dt : 0;
-      boolean unknown = datapath == Datapath.USERSPACE && d.pids().isEmpty()
+      boolean unknown = datapath.userspace() && d.pids().isEmpty()
           || datapath == Datapath.KERNEL && !cpu.health().up();
       prevMillis = ms;
       prevPids = d.pids();

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param complete the pass had a baseline before it, so its rates are real
  * @param lineRateBytesPerSecond underlay line rate in use, NaN when unknown
  * @param lineRateSource {@code config}, {@code sysfs} or {@code none}
+ * @param tunnelResolutionSeconds how often the tunnel's counters are read: the sampling interval for an
+ *     interface, NetBird's status interval in netstack mode; rates and peaks have this resolution
  * @param cpuPerGigabyte null when the tunnel moved too little to divide by
  * @param datapathCores CPU of the datapath in the last interval, in cores (NaN when unknown)
  * @param census the latest tunnel census, null when none was taken (no tunnel, census off or failing)
@@ -37,6 +39,7 @@ public record Sample(
     Traffic underlayTraffic,
     double lineRateBytesPerSecond,
     String lineRateSource,
+    double tunnelResolutionSeconds,
     List<Core> cores,
     CpuPerGigabyte cpuPerGigabyte,
     Datapath datapath,
@@ -105,9 +108,20 @@ public record Sample(
     return (int) cores.stream().filter(c -> c.online() && c.busy() >= threshold).count();
   }
 
-  /** The tunnel exists and its counters were read in this pass. */
+  /**
+   * The tunnel exists and its counters were read in this pass; in netstack mode (no interface) NetBird's status
+   * call answered.
+   */
   public boolean tunnelUp() {
+    if (datapath == Datapath.NETSTACK) {
+      return sourceUp("netbird_status");
+    }
     return tunnel.present() && sourceUp("tunnel");
+  }
+
+  /** A tunnel carries traffic here: an interface of the tunnel's name, or NetBird's netstack (which has none). */
+  public boolean tunnelCarried() {
+    return tunnel.present() || datapath == Datapath.NETSTACK;
   }
 
   /** The underlay NIC exists and its counters were read in this pass. */

@@ -1,13 +1,15 @@
 package dev.headroom.sample;
 
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.Datapath;
 import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census, CPU quota) for its
+ * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census, CPU quota, and
+ * NetBird's status when the tunnel has no interface: the netstack datapath) for its
  * state, derives what spans sources (peaks, CPU per gigabyte), and returns an immutable {@link Sample}. Not
  * thread-safe by design: the sampling thread is its only caller and the only reader of the system. A
  * failing source is logged once, counted, its rates left unknown, and the rest still sampled.
@@ -32,6 +34,9 @@ public final class Sampler {
   private final CensusCollector census;
   /** Null when no cgroup root is set. */
   private final CpuQuotaCollector quota;
+  /** Null when NetBird's status is not asked for tunnel bytes (no netstack datapath can be seen). */
+  private final NetstackCollector netstack;
+  private final double intervalSeconds;
   /**
    * One slot per source, fixed at construction (the census and the quota are on or off for the sampler's life);
    * refilled each pass and copied by {@code Map.ofEntries}, so a pass allocates the map and its entries only.
@@ -44,6 +49,8 @@ public final class Sampler {
   private final ScrapePeak scrapePeakUp = new ScrapePeak();
   private long sequence;
   private boolean hadBaseline;
+  private long prevStart;
+  private long netstackAnswersSeen;
 
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock) {
     this(settings, cpu, nanoClock, System::currentTimeMillis);
@@ -60,6 +67,17 @@ public final class Sampler {
    */
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
       java.util.concurrent.Executor censusExecutor) {
+    this(settings, cpu, nanoClock, wallClock, censusExecutor, null);
+  }
+
+  /**
+   * With NetBird's netstack datapath looked for through {@code netstack} (null: never), whose status calls run
+   * on the collector's own executor.
+   */
+  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
+      java.util.concurrent.Executor censusExecutor, NetstackCollector netstack) {
+    this.netstack = netstack;
+    this.intervalSeconds = settings.interval().toNanos() / 1e9;
     this.nanoClock = nanoClock;
     this.wallClock = wallClock;
     NetInterfaceReader net = new NetInterfaceReader(settings.sysfs(), nanoClock);
@@ -71,7 +89,8 @@ public final class Sampler {
     this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
     this.quota = settings.cgroupfs().map(root -> new CpuQuotaCollector(root, QUOTA_REREAD_NANOS)).orElse(null);
     @SuppressWarnings("unchecked")
-    Map.Entry<String, SourceHealth>[] slots = new Map.Entry[4 + (census == null ? 0 : 1) + (quota == null ? 0 : 1)];
+    Map.Entry<String, SourceHealth>[] slots = new Map.Entry[4 + (census == null ? 0 : 1) + (quota == null ? 0 : 1)
+        + (netstack == null ? 0 : 1)];
     this.health = slots;
     this.peakDown = new PeakWindow(settings.peakSamples());
     this.peakUp = new PeakWindow(settings.peakSamples());
@@ -90,11 +109,28 @@ public final class Sampler {
     UnderlayState u = underlay.collect(start);
     LinkState t = tunnel.collect(start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
     CpuState c = cpu.collect();
-    DatapathState d = datapathCpu.collect(t.reading().datapath(), start, c, t.restarted());
+    NetstackState ns = netstack == null ? null
+        : netstack.collect(t.reading().present(), start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
+    Datapath datapath = t.reading().datapath();
+    if (datapath == Datapath.ABSENT && ns != null && ns.netstack()) {
+      datapath = Datapath.NETSTACK;
+    }
+    boolean viaNetbird = datapath == Datapath.NETSTACK;
+    double passSeconds = hadBaseline ? (start - prevStart) / 1e9 : 0;
+    DatapathState d = datapathCpu.collect(datapath, start, c, t.restarted());
+    if (census != null && viaNetbird && ns.answers() != netstackAnswersSeen) {
+      // Netstack: the census reads the tunnels NetBird just listed, at the time NetBird read them.
+      netstackAnswersSeen = ns.answers();
+      census.offer(ns.status().transfers(), ns.answerAtNanos(), wall - (start - ns.answerAtNanos()) / 1_000_000);
+    }
     CensusState cs = census == null ? null : census.collect(d.datapath(), start, wall, t.restarted());
     CpuQuotaState q = quota == null ? null : quota.collect(start);
 
-    Traffic tt = t.traffic();
+    // In netstack mode the tunnel's bytes are NetBird's per-peer counters, at its status interval's resolution.
+    Traffic tt = viaNetbird ? ns.traffic() : t.traffic();
+    if (ns != null && !(viaNetbird ? t.traffic() : ns.traffic()).empty()) {
+      tt = Traffic.combined(tt, viaNetbird ? t.traffic() : ns.traffic());
+    }
     double down = tt.rate(InterfaceTracker.TX_BYTES);
     double up = tt.rate(InterfaceTracker.RX_BYTES);
     peakDown.add(down);
@@ -113,23 +149,28 @@ public final class Sampler {
     if (q != null) {
       health[n++] = Map.entry(CpuQuotaCollector.SOURCE, q.health());
     }
+    if (ns != null) {
+      health[n++] = Map.entry(NetstackCollector.SOURCE, ns.health());
+    }
     boolean complete = hadBaseline;
+    prevStart = start;
     hadBaseline = true;
     double duration = (nanoClock.getAsLong() - start) / 1e9;
     return new Sample(
         ++sequence, wall, start, duration, complete,
         t.reading(), tt, peakDown.max(), peakUp.max(),
         u.link().reading(), u.link().traffic(), u.lineRateBytesPerSecond(), u.lineRateSource(),
-        c.cores(), cpuPerGigabyte(t, c),
+        viaNetbird ? ns.resolutionSeconds() : intervalSeconds,
+        c.cores(), cpuPerGigabyte(tt, viaNetbird ? passSeconds : t.traffic().intervalSeconds(), c),
         d.datapath(), d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
         q == null ? Double.NaN : q.cores(), cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(),
         Map.ofEntries(health));
   }
 
   /** Null when the tunnel moved too little to divide by, or either side is unknown. */
-  private static CpuPerGigabyte cpuPerGigabyte(LinkState t, CpuState c) {
-    Traffic tt = t.traffic();
-    double bytes = (tt.rate(InterfaceTracker.TX_BYTES) + tt.rate(InterfaceTracker.RX_BYTES)) * tt.intervalSeconds();
+  private static CpuPerGigabyte cpuPerGigabyte(Traffic tt, double cpuIntervalSeconds, CpuState c) {
+    // Bytes over the CPU's interval (this sample's), not the rate's: NetBird's rates span several samples.
+    double bytes = (tt.rate(InterfaceTracker.TX_BYTES) + tt.rate(InterfaceTracker.RX_BYTES)) * cpuIntervalSeconds;
     if (!(bytes >= MIN_BYTES_FOR_CPU_PER_GB) || c.deltaTotalMillis() <= 0) {
       return null;
     }

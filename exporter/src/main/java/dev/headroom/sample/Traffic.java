@@ -25,6 +25,30 @@ public final class Traffic {
     this.intervalSeconds = intervalSeconds;
   }
 
+  /**
+   * The rates of {@code active} with the totals and counts of both: one tunnel read two ways (its interface, or
+   * NetBird's per-peer counters in netstack mode), each adding only while it is the one in use, so the sum stays
+   * monotonic when the datapath changes and a counter's consumer sees no reset and no jump.
+   */
+  static Traffic combined(Traffic active, Traffic other) {
+    long[] t = active.totals.clone();
+    for (int i = 0; i < t.length; i++) {
+      t[i] += other.totals[i];
+    }
+    return new Traffic(t, active.rates, active.restarts + other.restarts, active.tooFast + other.tooFast,
+        active.wentBack + other.wentBack, active.intervalSeconds);
+  }
+
+  /** Nothing was ever counted: no total, no restart, no dropped delta. */
+  boolean empty() {
+    for (long v : totals) {
+      if (v != 0) {
+        return false;
+      }
+    }
+    return restarts == 0 && tooFast == 0 && wentBack == 0;
+  }
+
   public long total(int field) {
     return totals[field];
   }

@@ -25,7 +25,7 @@ final class CpuMetrics implements MetricArea {
   static final Family PER_GIGABYTE = Family.gauge("headroom_cpu_seconds_per_gigabyte",
       "CPU seconds of all cores per 10^9 tunnel bytes (both directions) over the last interval.");
 
-  private static final String[] DATAPATHS = {"kernel", "userspace", "absent"};
+  private static final String[] DATAPATHS = {"kernel", "userspace", "netstack", "absent"};
 
   private final double saturation;
 

@@ -1,6 +1,7 @@
 package dev.headroom.serve;
 
 import dev.headroom.judge.AdviceItem;
+import dev.headroom.read.Datapath;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
@@ -27,11 +28,22 @@ public final class InWords {
     }
     Sample s = p.sample();
     StringBuilder b = new StringBuilder();
-    if (!s.tunnel().present()) {
-      b.append("Tunnel ").append(s.tunnel().name()).append(" is absent (NetBird down, or netstack mode).\n");
+    if (!s.tunnelCarried()) {
+      b.append("Tunnel ").append(s.tunnel().name())
+          .append(" is absent, and NetBird does not answer as connected in netstack mode.\n");
     } else {
-      b.append(String.format(Locale.ROOT, "Tunnel %s: %s datapath, MTU %d.%n", s.tunnel().name(), s.datapath().label(), s.tunnel().mtu()));
+      if (s.datapath() == Datapath.NETSTACK) {
+        b.append(String.format(Locale.ROOT, "Tunnel: netstack datapath (NetBird, no interface); bytes from NetBird's"
+            + " per-peer counters, rates and peaks over %.0f s.%n", s.tunnelResolutionSeconds()));
+      } else {
+        b.append(String.format(Locale.ROOT, "Tunnel %s: %s datapath, MTU %d.%n", s.tunnel().name(), s.datapath().label(), s.tunnel().mtu()));
+      }
       for (Direction d : Direction.values()) {
+        if (s.datapath() == Datapath.NETSTACK) { // NetBird reports bytes only, no packets
+          b.append(String.format(Locale.ROOT, "  %-8s %7.3f Gbps  (peak %.3f Gbps)%n", d.label(),
+              s.throughput(d) * 8 / 1e9, s.peak(d) * 8 / 1e9));
+          continue;
+        }
         b.append(String.format(Locale.ROOT, "  %-8s %7.3f Gbps  (%,.0f packets/s, mean %.0f bytes; peak %.3f Gbps)%n", d.label(),
             s.throughput(d) * 8 / 1e9, s.packetRate(d), s.meanPacketSize(d), s.peak(d) * 8 / 1e9));
       }
@@ -69,7 +81,7 @@ public final class InWords {
           p.netbird().p2p(), p.netbird().relayed()));
     }
     Judgement j = p.judgement();
-    if (j != null && s.tunnel().present()) {
+    if (j != null && s.tunnelCarried()) {
       for (Direction d : Direction.values()) {
         DirectionJudgement dj = j.of(d);
         // The basis already starts with its source ("reference: kernel WireGuard, ...").

@@ -1,6 +1,7 @@
 package dev.headroom.serve;
 
 import dev.headroom.judge.Advice;
+import dev.headroom.read.Datapath;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Explainer;
@@ -139,7 +140,11 @@ public final class LandingPage {
     }
     StringBuilder f = new StringBuilder();
     f.append(s.tunnel().name());
-    if (s.tunnel().present()) {
+    if (s.datapath() == Datapath.NETSTACK) {
+      // No interface: the bytes are NetBird's per-peer counters, read at its status interval.
+      f.append(" absent · netstack datapath (NetBird) · rates over ").append(trim(s.tunnelResolutionSeconds()))
+          .append(" s");
+    } else if (s.tunnel().present()) {
       f.append(" · ").append(s.datapath().label()).append(" datapath · MTU ").append(s.tunnel().mtu());
     } else {
       f.append(" absent");

@@ -41,7 +41,7 @@ public final class Readiness {
         return new State(false, "degraded: " + source + " cannot be read: " + h.lastError());
       }
     }
-    if (!s.tunnel().present()) {
+    if (!s.tunnelCarried()) {
       return new State(false, "tunnel interface " + s.tunnel().name() + " is absent");
     }
     if (!s.complete()) {

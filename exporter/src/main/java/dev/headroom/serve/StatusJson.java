@@ -38,6 +38,8 @@ public final class StatusJson {
         .field("interface", s.tunnel().name())
         .field("present", s.tunnel().present())
         .field("datapath", s.datapath().label())
+        // Seconds the rates and peaks are measured over: NetBird's status interval in netstack mode.
+        .field("resolution_seconds", s.tunnelResolutionSeconds())
         .field("mtu", s.tunnel().mtu())
         .field("restarts", s.tunnelTraffic().restarts());
     for (Direction d : Direction.values()) {

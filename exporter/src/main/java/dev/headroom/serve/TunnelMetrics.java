@@ -21,7 +21,8 @@ import dev.headroom.sample.Traffic;
  * <p>Usage: {@code new TunnelMetrics("wt0").write(families, published);}
  */
 final class TunnelMetrics implements MetricArea {
-  static final Family UP = Family.gauge("headroom_tunnel_up", "1 when the tunnel interface exists and its counters were read.");
+  static final Family UP = Family.gauge("headroom_tunnel_up",
+      "1 when the tunnel interface exists and its counters were read (netstack datapath: NetBird's status call answered).");
   static final Family INFO = Family.gauge("headroom_tunnel_info", "The configured tunnel interface.");
   static final Family BYTES = Family.counter("headroom_tunnel_bytes",
       "Inner IP bytes across the tunnel (download = TX, the peer encrypts; upload = RX, it decrypts).");

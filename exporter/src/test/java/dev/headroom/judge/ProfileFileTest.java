@@ -66,7 +66,7 @@ class ProfileFileTest {
   @ParameterizedTest(name = "{0}={1} is rejected naming {0}")
   @CsvSource({
       "download.bytes_per_second,fast", "download.bytes_per_second,-5", "download.limit,disk",
-      "measured.cores,sixteen", "measured.cores,0", "measured.datapath,netstack", "measured.mtu,1280.5",
+      "measured.cores,sixteen", "measured.cores,0", "measured.datapath,absent", "measured.mtu,1280.5",
       "measured.at,yesterday"})
   void badContentNamesTheKey(String key, String value) throws IOException {
     Path f = dir.resolve("bad.properties");

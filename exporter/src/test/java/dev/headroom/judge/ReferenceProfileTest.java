@@ -32,6 +32,20 @@ class ReferenceProfileTest {
     assertEquals("reference: kernel WireGuard, " + cores + (cores == 1 ? " core" : " cores") + ", MTU 1280", c.basis());
   }
 
+  @ParameterizedTest(name = "netstack {0} cores: download {1}, upload {2} Gbps")
+  @CsvSource({"1,0.8,0.7", "4,3.4,1.75", "16,3.4,1.85", "64,2.9,2.2"})
+  void netstackIsHalfTheUserspaceRowUntilMeasuredAndSaysSo(int cores, double down, double up) {
+    assertEquals(down, gbps(Datapath.NETSTACK, cores, 1280, NO_NIC, DOWNLOAD), 1e-9);
+    assertEquals(up, gbps(Datapath.NETSTACK, cores, 1280, NO_NIC, UPLOAD), 1e-9);
+    assertTrue(ReferenceProfile.ceiling(Datapath.NETSTACK, cores, 1280, NO_NIC, DOWNLOAD).basis()
+        .startsWith("reference: NetBird netstack, assumed 0.5 x userspace WireGuard (not measured)"));
+    // Jumbo frames help it as they help wireguard-go; its plateau is half of wireguard-go's.
+    assertEquals(down * 2.5, gbps(Datapath.NETSTACK, cores, 8920, NO_NIC, DOWNLOAD), 1e-9);
+    assertEquals(3.4, ReferenceProfile.plateauGbps(Datapath.NETSTACK, DOWNLOAD), 1e-9);
+    assertTrue(Datapath.NETSTACK.userspace() && Datapath.USERSPACE.userspace() && !KERNEL.userspace()
+        && !ABSENT.userspace());
+  }
+
   @ParameterizedTest(name = "userspace {0} cores: download {1}, upload {2} Gbps")
   @CsvSource({"1,1.6,1.4", "2,2.3,1.9", "4,6.8,3.5", "8,6.8,3.7", "16,6.8,3.7", "64,5.8,4.4"})
   void everyUserspaceRowIsTheSizingGuideFigure(int cores, double down, double up) {

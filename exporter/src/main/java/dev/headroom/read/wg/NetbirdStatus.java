@@ -18,6 +18,9 @@ import java.util.OptionalDouble;
  * @param usesKernelInterface NetBird reports the kernel WireGuard datapath (false when it does not say)
  * @param netbirdIp this peer's NetBird address with prefix ({@code 100.90.0.1/16}), "" when not enrolled
  * @param daemonVersion the daemon's version, "" when not reported
+ * @param daemonConnected NetBird says it is up: {@code daemonStatus} is {@code Connected}, or (older clients,
+ *     which have no {@code daemonStatus}) management is connected
+ * @param transfers every listed peer with a public key and its byte counters, in NetBird's order
  */
 public record NetbirdStatus(
     int peersTotal,
@@ -27,13 +30,31 @@ public record NetbirdStatus(
     List<Double> latencySeconds,
     boolean usesKernelInterface,
     String netbirdIp,
-    String daemonVersion) {
+    String daemonVersion,
+    boolean daemonConnected,
+    List<PeerTransfer> transfers) {
 
   public NetbirdStatus {
     latencySeconds = List.copyOf(latencySeconds);
+    transfers = List.copyOf(transfers);
     if (peersTotal < 0 || peersConnected < 0 || p2p < 0 || relayed < 0) {
       throw new IllegalArgumentException("negative peer count");
     }
+  }
+
+  /** Peer counts only (no per-peer counters, daemon state unknown): for tests of the peer-count metrics. */
+  public NetbirdStatus(int peersTotal, int peersConnected, int p2p, int relayed, List<Double> latencySeconds,
+      boolean usesKernelInterface, String netbirdIp, String daemonVersion) {
+    this(peersTotal, peersConnected, p2p, relayed, latencySeconds, usesKernelInterface, netbirdIp, daemonVersion,
+        false, List.of());
+  }
+
+  /**
+   * NetBird is up with no kernel interface of its own: the netstack datapath when, besides, no interface of the
+   * tunnel's name exists (the caller checks that; a userspace wireguard-go on a TUN also says false here).
+   */
+  public boolean connectedWithoutKernelInterface() {
+    return daemonConnected && !usesKernelInterface;
   }
 
   /** Connected peers whose connection type NetBird did not state. */

@@ -8,7 +8,9 @@ import java.util.List;
  * Parses {@code netbird status --json} into a {@link NetbirdStatus}.
  *
  * <p>Fields read: top level {@code peers.total}, {@code peers.connected}, {@code peers.details[]},
- * {@code usesKernelInterface}, {@code netbirdIp}, {@code daemonVersion}; per peer {@code status},
+ * {@code usesKernelInterface}, {@code netbirdIp}, {@code daemonVersion}, {@code daemonStatus},
+ * {@code management.connected}; per peer {@code publicKey}, {@code transferReceived}, {@code transferSent}
+ * (bytes), {@code status},
  * {@code connectionType} ({@code P2P}, {@code Relayed}, {@code -}), {@code latency} (integer nanoseconds,
  * Go's {@code time.Duration}). Older clients (before latency was reported) have no {@code latency} and
  * an extra {@code direct} flag, and call a down peer {@code Disconnected} rather than {@code Idle};
@@ -24,13 +26,21 @@ import java.util.List;
 public final class NetbirdStatusParser {
 
   /** The fields read from {@code netbird status --json}; the rest of the document is ignored. */
-  record Document(Peers peers, Boolean usesKernelInterface, String netbirdIp, String daemonVersion) {}
+  record Document(Peers peers, Boolean usesKernelInterface, String netbirdIp, String daemonVersion,
+      String daemonStatus, Management management) {}
+
+  /** Older clients say whether management is connected but have no {@code daemonStatus}. */
+  record Management(Boolean connected) {}
 
   /** {@code details} is null when Go marshals an empty slice. */
   record Peers(Long total, Long connected, List<Detail> details) {}
 
   /** {@code latency} is integer nanoseconds (Go's time.Duration); {@code direct} is the older clients' flag. */
-  record Detail(String status, String connectionType, Boolean direct, Long latency) {}
+  record Detail(String status, String connectionType, Boolean direct, Long latency, String publicKey,
+      Long transferReceived, Long transferSent, String lastWireguardHandshake, Endpoints iceCandidateEndpoint,
+      List<String> networks) {}
+
+  record Endpoints(String local, String remote) {}
 
   private NetbirdStatusParser() {}
 
@@ -49,12 +59,21 @@ public final class NetbirdStatusParser {
     int p2p = 0;
     int relayed = 0;
     List<Double> latencies = new ArrayList<>();
+    List<PeerTransfer> transfers = new ArrayList<>(details.size());
     for (int i = 0; i < details.size(); i++) {
       Detail d = details.get(i);
       if (d == null) {
         throw new IllegalArgumentException("peers.details[" + i + "]: expected an object, got null");
       }
-      if (!"Connected".equalsIgnoreCase(d.status())) {
+      boolean isConnected = "Connected".equalsIgnoreCase(d.status());
+      if (d.publicKey() != null && !d.publicKey().isEmpty()) {
+        String remote = d.iceCandidateEndpoint() == null ? null : d.iceCandidateEndpoint().remote();
+        transfers.add(new PeerTransfer(d.publicKey(), isConnected,
+            bytes(d.transferReceived(), i, "transferReceived"), bytes(d.transferSent(), i, "transferSent"),
+            epochSeconds(d.lastWireguardHandshake()), remote == null || remote.isEmpty() ? null : remote,
+            d.networks() == null ? 0 : d.networks().size()));
+      }
+      if (!isConnected) {
         continue;
       }
       connectedSeen++;
@@ -74,8 +93,38 @@ public final class NetbirdStatusParser {
 
     int total = peers == null ? 0 : count(peers.total(), "peers.total", details.size());
     int connected = peers == null ? 0 : count(peers.connected(), "peers.connected", connectedSeen);
+    boolean up = root.daemonStatus() != null
+        ? "Connected".equalsIgnoreCase(root.daemonStatus())
+        : root.management() != null && Boolean.TRUE.equals(root.management().connected());
     return new NetbirdStatus(total, connected, p2p, relayed, latencies,
-        Boolean.TRUE.equals(root.usesKernelInterface()), orEmpty(root.netbirdIp()), orEmpty(root.daemonVersion()));
+        Boolean.TRUE.equals(root.usesKernelInterface()), orEmpty(root.netbirdIp()), orEmpty(root.daemonVersion()),
+        up, transfers);
+  }
+
+  /**
+   * Go's RFC 3339 time as Unix seconds; 0 for its zero time ({@code 0001-01-01T00:00:00Z}, never), for none, and
+   * for a text that is no time (the handshake only shapes the census; it must not fail the status).
+   */
+  private static long epochSeconds(String rfc3339) {
+    if (rfc3339 == null || rfc3339.isEmpty()) {
+      return 0;
+    }
+    try {
+      return Math.max(0, java.time.OffsetDateTime.parse(rfc3339).toEpochSecond());
+    } catch (java.time.format.DateTimeParseException e) {
+      return 0;
+    }
+  }
+
+  /** A counter NetBird did not print is 0 (Go omits nothing here, but older shapes may lack it). */
+  private static long bytes(Long v, int peer, String field) {
+    if (v == null) {
+      return 0;
+    }
+    if (v < 0) {
+      throw new IllegalArgumentException("peers.details[" + peer + "]." + field + " is " + v + ", expected bytes >= 0");
+    }
+    return v;
   }
 
   private static String orEmpty(String s) {

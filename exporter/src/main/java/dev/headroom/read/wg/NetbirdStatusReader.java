@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * {@link #lastProblem()} keeps it for a status page or a {@code source_up} metric.
  *
  * <p>Recent clients probe STUN/TURN servers while answering {@code status}, which can take seconds:
- * call this on a slower cadence than the per-second sampler (every 15-30 s is plenty for peer counts).
- * Not thread-safe: one sampling thread calls it.
+ * call this on a slower cadence than the per-second sampler, and off its thread (every 15-30 s is plenty for peer
+ * counts; the netstack datapath's bytes ask every few seconds, when NetBird throttles its probe and only refreshes
+ * the counters). Not thread-safe: one thread calls it.
  *
  * <p>Usage: {@code new NetbirdStatusReader("netbird", Duration.ofSeconds(10)).read().ifPresent(s -> ...);}
  */

@@ -31,7 +31,8 @@ public final class TunnelPeersReader {
       return switch (datapath) {
         case USERSPACE -> uapi.peers(iface);
         case KERNEL -> wg.peers(iface);
-        case ABSENT -> List.of();
+        // netstack has no UAPI socket and no kernel device: its tunnels come from NetBird's status call
+        case NETSTACK, ABSENT -> List.of();
       };
     } catch (ReadException e) {
       throw e;

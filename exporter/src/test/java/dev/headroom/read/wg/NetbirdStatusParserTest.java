@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.json.Json.JsonException;
+import dev.headroom.testing.NetbirdJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -86,5 +87,55 @@ class NetbirdStatusParserTest {
     IllegalArgumentException detail = assertThrows(IllegalArgumentException.class,
         () -> NetbirdStatusParser.parse("{\"peers\":{\"details\":[42]}}"));
     assertTrue(detail.getMessage().contains("peers.details[0]: expected an object, got an integer"), detail.getMessage());
+  }
+
+  @Test
+  void netbirdsOwnTestDocumentGivesEachPeersCountersByPublicKey() {
+    // The JSON NetBird's TestParsingToJSON expects, verbatim.
+    NetbirdStatus s = NetbirdStatusParser.parse(Fixtures.read("netbird-status-upstream.json"));
+    // Handshakes 2001-01-01T01:01:02Z and 2002-02-02T02:02:03Z; peer 2's remote ICE endpoint; peer 1 routes a network.
+    assertEquals(List.of(new PeerTransfer("Pubkey1", true, 200, 100, 978_310_862L, null, 1),
+        new PeerTransfer("Pubkey2", true, 2000, 1000, 1_012_615_323L, "10.0.10.1:10002", 0)), s.transfers());
+    assertTrue(s.daemonConnected());
+    assertTrue(s.usesKernelInterface());
+    assertFalse(s.connectedWithoutKernelInterface()); // kernel WireGuard: not netstack
+    assertEquals(1, s.p2p());
+    assertEquals(1, s.relayed());
+  }
+
+  @Test
+  void netstackModeIsConnectedWithoutAKernelInterface() {
+    NetbirdStatus s = NetbirdStatusParser.parse(NetbirdJson.netstack(
+        NetbirdJson.peer("Ab3xQ0n8m2VdQ7s0YpFz2wqK3v9LhT1uN6cR4eJ5oGk=", 5_000, 9_000_000), NetbirdJson.idle("idle=")));
+    assertTrue(s.connectedWithoutKernelInterface());
+    // An idle peer's handshake is Go's zero time (0001-01-01): never.
+    assertEquals(List.of(new PeerTransfer("Ab3xQ0n8m2VdQ7s0YpFz2wqK3v9LhT1uN6cR4eJ5oGk=", true, 5_000, 9_000_000,
+        java.time.Instant.parse("2026-12-01T20:00:01Z").getEpochSecond(), null, 1),
+        new PeerTransfer("idle=", false, 0, 0, 0, null, 1)), s.transfers());
+  }
+
+  @Test
+  void aDaemonNotConnectedIsNotNetstackWhateverItsInterfaceFlag() {
+    NetbirdStatus idle = NetbirdStatusParser.parse(NetbirdJson.document("Idle", false, false, List.of()));
+    assertFalse(idle.daemonConnected());
+    assertFalse(idle.connectedWithoutKernelInterface());
+    assertEquals(List.of(), idle.transfers()); // details: null
+    // Never logged in: daemonStatus Idle, management not connected, no peers.
+    assertFalse(NetbirdStatusParser.parse(Fixtures.read("netbird-status-unenrolled.json")).daemonConnected());
+  }
+
+  @Test
+  void olderClientsWithoutDaemonStatusAreConnectedWhenManagementIs() {
+    NetbirdStatus s = NetbirdStatusParser.parse(Fixtures.read("netbird-status-v0.2x.json"));
+    assertTrue(s.daemonConnected());
+    assertEquals(73_400_320L, s.transfers().get(0).sentBytes());
+    assertEquals(1_048_576L, s.transfers().get(0).receivedBytes());
+  }
+
+  @Test
+  void aNegativeCounterIsRejectedNamingThePeerAndField() {
+    String bad = NetbirdJson.netstack(NetbirdJson.peer("k=", 1, 2)).replace("\"transferSent\":2", "\"transferSent\":-2");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NetbirdStatusParser.parse(bad));
+    assertTrue(e.getMessage().contains("peers.details[0].transferSent"), e.getMessage());
   }
 }

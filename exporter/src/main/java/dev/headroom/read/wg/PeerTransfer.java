@@ -1,0 +1,49 @@
+package dev.headroom.read.wg;
+
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Objects;
+
+/**
+ * One peer's WireGuard byte counters as NetBird reports them in {@code netbird status --json}
+ * ({@code transferSent}, {@code transferReceived}): bytes since the WireGuard peer was (re)added, so a peer
+ * that reconnects, rotates its key or goes idle under lazy connections starts again at 0. On the routing peer,
+ * {@code sentBytes} is what it encrypted for that peer (the peer's download), {@code receivedBytes} what it
+ * decrypted from it (the peer's upload).
+ *
+ * <p>Usage: {@code long down = status.transfers().stream().mapToLong(PeerTransfer::sentBytes).sum();}
+ *
+ * @param publicKey the peer's WireGuard public key as NetBird prints it (base64)
+ * @param connected NetBird lists the peer as {@code Connected} (its counters are 0 otherwise)
+ * @param lastHandshakeEpochSeconds {@code lastWireguardHandshake} as Unix time, 0 = never (Go's zero time)
+ * @param endpoint the peer's remote ICE endpoint ({@code 198.51.100.23:40312}), null when NetBird shows none
+ * @param networks routes NetBird lists behind the peer
+ */
+public record PeerTransfer(String publicKey, boolean connected, long receivedBytes, long sentBytes,
+    long lastHandshakeEpochSeconds, String endpoint, int networks) {
+  public PeerTransfer {
+    Objects.requireNonNull(publicKey, "publicKey");
+  }
+
+  /** Counters only: no handshake, endpoint or routes. */
+  public PeerTransfer(String publicKey, boolean connected, long receivedBytes, long sentBytes) {
+    this(publicKey, connected, receivedBytes, sentBytes, 0, null, 0);
+  }
+
+  /**
+   * The peer as one tunnel of the census: the key in UAPI's hex when it is a WireGuard key (so one tunnel has one
+   * key whichever reader saw it), its own address plus its routes as allowed IPs.
+   */
+  public TunnelPeer toTunnelPeer() {
+    String key = publicKey;
+    try {
+      byte[] raw = Base64.getDecoder().decode(publicKey);
+      if (raw.length == 32) {
+        key = HexFormat.of().formatHex(raw);
+      }
+    } catch (IllegalArgumentException notBase64) {
+      // kept as NetBird printed it
+    }
+    return new TunnelPeer(key, receivedBytes, sentBytes, lastHandshakeEpochSeconds, endpoint, 1 + networks);
+  }
+}

@@ -1,0 +1,197 @@
+package dev.headroom.sample;
+
+import dev.headroom.read.ReadException;
+import dev.headroom.read.wg.NetbirdStatus;
+import dev.headroom.read.wg.NetbirdStatusReader;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tunnel when NetBird runs in netstack mode: no interface to read, so its bytes come from NetBird's own
+ * per-peer counters in {@code netbird status --json}, asked on a cadence of its own (every few seconds: each call
+ * is a gRPC round trip to the daemon and, now and then, a health probe of management, signal and relays).
+ *
+ * <p>NetBird is asked only while no interface of the tunnel's name exists. The call runs on the executor it is
+ * given, never the sampling thread; the sampling thread calls {@link #collect}, which starts a call when one is
+ * due and none is running, and folds each new answer into a {@link PeerCounterTracker} (per public key, see
+ * there). Between answers the rates of the last two answers stand: they are the measurement, at the status
+ * interval's resolution. An answer that is an error (not installed, daemon down, not JSON) or a call killed at
+ * its timeout marks the source down, counts an error, and makes the rates unknown (NaN), never the last ones
+ * repeated. A call still running past its timeout plus one interval is counted once as stalled.
+ *
+ * <p>The datapath is netstack while the latest answer says NetBird is connected with no kernel interface; through
+ * failed calls it stays netstack for {@link #HOLD_INTERVALS} status intervals (a slow health probe is not NetBird
+ * down), then it is absent, as is NetBird answering but not connected, or answering with a kernel interface.
+ *
+ * <p>Threads: {@link #collect} on the sampling thread only (tracker, health); the call on the executor, one at a
+ * time; they meet in an {@link AtomicReference} holding an immutable answer.
+ *
+ * <p>Usage: {@code NetstackState n = new NetstackCollector(NetstackCollector.source(reader), exec, 5_000_000_000L, 5_000_000_000L, System::nanoTime).collect(false, now, 1.25e9);}
+ */
+public final class NetstackCollector {
+  static final String SOURCE = "netbird_status";
+  /** Failed calls in a row the netstack datapath outlives; past them NetBird is taken as down. */
+  static final int HOLD_INTERVALS = 3;
+  private static final Logger log = LoggerFactory.getLogger(NetstackCollector.class);
+
+  /** Asks NetBird once; the seam a test uses to stand in NetBird's answers or a call that never returns. */
+  @FunctionalInterface
+  public interface StatusSource {
+    NetbirdStatus read() throws ReadException;
+  }
+
+  /** NetBird's CLI as a source: an empty read is an error carrying the reader's reason. */
+  public static StatusSource source(NetbirdStatusReader reader) {
+    return () -> reader.read().orElseThrow(() -> new ReadException(reader.lastProblem().orElse("no status")));
+  }
+
+  /** One finished call. {@code status} null: it failed with {@code error}. */
+  private record Answer(long sequence, long atNanos, NetbirdStatus status, String error) {}
+
+  private final StatusSource source;
+  private final Executor executor;
+  private final long intervalNanos;
+  private final long stallNanos;
+  private final LongSupplier nanoClock;
+
+  // Shared with the call.
+  private final AtomicReference<Answer> latest = new AtomicReference<>();
+  private final AtomicBoolean running = new AtomicBoolean();
+
+  // Sampling thread only.
+  private final PeerCounterTracker tracker;
+  private final SourceHealthTracker health = new SourceHealthTracker(SOURCE);
+  private long asks;
+  private long askedAt;
+  private boolean asked;
+  private long seen;
+  private boolean stallCounted;
+  private NetbirdStatus status;
+  private boolean netstack;
+  private long lastNetstackAt;
+  private Traffic traffic = Traffic.NONE;
+  private boolean wasPresent;
+  private long netstackAnswers;
+
+  /**
+   * @param intervalNanos how often NetBird is asked
+   * @param timeoutNanos the bound the source promises on one call (the CLI is killed then); a call running past
+   *     it plus one interval is counted as stalled
+   * @param nanoClock the clock the call's answer is stamped with, the sampler's
+   */
+  public NetstackCollector(StatusSource source, Executor executor, long intervalNanos, long timeoutNanos,
+      LongSupplier nanoClock) {
+    if (intervalNanos <= 0) {
+      throw new IllegalArgumentException("netbird status interval must be positive");
+    }
+    this.source = source;
+    this.executor = executor;
+    this.intervalNanos = intervalNanos;
+    this.stallNanos = timeoutNanos + intervalNanos;
+    this.nanoClock = nanoClock;
+    this.tracker = new PeerCounterTracker(intervalNanos / 1e9);
+  }
+
+  /**
+   * One pass of the sampler.
+   *
+   * @param interfacePresent an interface of the tunnel's name exists: that is the tunnel, NetBird is not asked
+   * @param maxBytesPerSecond the fastest the tunnel could move bytes (see {@link Plausibility})
+   */
+  public NetstackState collect(boolean interfacePresent, long nowNanos, double maxBytesPerSecond) {
+    if (interfacePresent) {
+      if (!wasPresent) {
+        tracker.forget(); // a later netstack tunnel is another datapath: its first answer only sets a baseline
+        netstack = false;
+        status = null;
+      }
+      wasPresent = true;
+      health.ok();
+      return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
+          lastNetstackAt);
+    }
+    if (wasPresent) {
+      asked = false; // the interface just vanished: ask at once whether NetBird went to netstack or down
+    }
+    wasPresent = false;
+    boolean due = !asked || nowNanos - askedAt >= intervalNanos - intervalNanos / 10;
+    if (due && running.compareAndSet(false, true)) {
+      asked = true;
+      askedAt = nowNanos;
+      stallCounted = false;
+      long sequence = ++asks;
+      try {
+        executor.execute(() -> ask(sequence));
+      } catch (RuntimeException e) {
+        running.set(false); // executor shut down: the daemon is closing
+      }
+    }
+    Answer a = latest.get();
+    if (a != null && a.sequence() != seen) {
+      seen = a.sequence();
+      fold(a, maxBytesPerSecond);
+    }
+    if (running.get() && nowNanos - askedAt >= stallNanos && !stallCounted) {
+      stallCounted = true;
+      health.failed("netbird status has not answered after " + (nowNanos - askedAt) / 1_000_000_000L + " s");
+      tracker.unreadable();
+      traffic = tracker.snapshot();
+    }
+    if (netstack && !health.up() && nowNanos - lastNetstackAt > HOLD_INTERVALS * intervalNanos) {
+      log.info("netbird has not answered as connected for {} s: taking it as down",
+          (nowNanos - lastNetstackAt) / 1_000_000_000L);
+      netstack = false;
+    }
+    return new NetstackState(netstack, status, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
+        lastNetstackAt);
+  }
+
+  private void fold(Answer a, double maxBytesPerSecond) {
+    if (a.status() == null) {
+      health.failed(a.error());
+      tracker.unreadable();
+    } else {
+      health.ok();
+      status = a.status();
+      boolean now = status.connectedWithoutKernelInterface();
+      if (now) {
+        if (!netstack) {
+          log.info("no interface and NetBird connected without a kernel interface: netstack datapath, "
+              + "tunnel bytes from its per-peer counters every {} s", intervalNanos / 1e9);
+        }
+        tracker.update(status.transfers(), a.atNanos(), maxBytesPerSecond);
+        lastNetstackAt = a.atNanos();
+        netstackAnswers++;
+      } else {
+        tracker.forget();
+      }
+      netstack = now;
+    }
+    traffic = tracker.snapshot();
+  }
+
+  /** One call, on the executor. */
+  private void ask(long sequence) {
+    try {
+      long start = nanoClock.getAsLong();
+      NetbirdStatus s = null;
+      String error = null;
+      try {
+        s = source.read();
+      } catch (ReadException e) {
+        error = e.getMessage();
+      } catch (RuntimeException e) {
+        error = e.toString();
+      }
+      // The counters were read somewhere inside the call: its midpoint is the least wrong timestamp.
+      long end = nanoClock.getAsLong();
+      latest.set(new Answer(sequence, start + (end - start) / 2, s, error));
+    } finally {
+      running.set(false);
+    }
+  }
+}
