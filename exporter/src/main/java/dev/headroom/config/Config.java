@@ -42,7 +42,9 @@ public record Config(
     boolean underlayJumboPath,
     Path cgroupfs,
     Optional<String> profileBaseline,
-    int profileSteps) {
+    int profileSteps,
+    Path stateDir,
+    Duration ceilingLearnAfter) {
 
   public Config {
     datapathProcesses = List.copyOf(datapathProcesses);
