@@ -64,6 +64,7 @@ public final class Daemon implements AutoCloseable {
   /** The profile the classifier judges against; the ceiling selection needs it too. */
   private volatile MeasuredProfile profile;
   private final CeilingLearner learner;
+  private final Path stateDir;
   private final Path stateFile;
   private long stateErrors;
   private String stateProblem;
@@ -99,10 +100,11 @@ public final class Daemon implements AutoCloseable {
     this.configCeilings = new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload());
     this.profile = loadProfile();
     this.classifier = new Classifier(thresholds, profile, configCeilings);
-    this.stateFile = config.stateDir().resolve(StateFile.NAME);
+    this.stateDir = config.stateDir();
+    this.stateFile = stateDir.resolve(StateFile.NAME);
     this.store = new Learned.Store(stateFile.toString(), true, 0, "");
     this.learner = new CeilingLearner(config.ceilingLearnAfter(), thresholds, CpuModel.read(config.procfs()),
-        loadState(config.stateDir()));
+        loadState(stateDir));
     this.profileCheckedAt = System.nanoTime();
     this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
     this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD));
@@ -202,6 +204,10 @@ public final class Daemon implements AutoCloseable {
 
   /** Writes what was learned; a failure is logged once, counted, and learning goes on in memory. */
   private void saveState() {
+    if (!Files.isDirectory(stateDir)) {
+      stateFailed(missingDir(stateDir));
+      return;
+    }
     try {
       StateFile.write(stateFile, learner.contents());
       stateProblem = null;
@@ -221,16 +227,17 @@ public final class Daemon implements AutoCloseable {
     store = new Learned.Store(stateFile.toString(), false, stateErrors, message);
   }
 
+  private static String missingDir(Path dir) {
+    return "state directory " + dir + " is missing (observed ceilings are kept in memory only; set --path.state"
+        + " or create it)";
+  }
+
   /** Reads the state file; a missing directory, or a file that is not ours, is logged once and ignored. */
   private StateFile.Contents loadState(Path dir) {
+    // systemd makes it (StateDirectory=) with the service's owner; made here it would be root's.
     if (!Files.isDirectory(dir)) {
-      try {
-        Files.createDirectories(dir);
-      } catch (IOException | RuntimeException e) {
-        stateFailed("state directory " + dir + " is missing and cannot be made (observed ceilings are kept in"
-            + " memory only): " + e);
-        return null;
-      }
+      stateFailed(missingDir(dir));
+      return null;
     }
     try {
       StateFile.Contents c = StateFile.read(stateFile).orElse(null);

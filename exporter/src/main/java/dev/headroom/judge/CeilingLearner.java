@@ -130,6 +130,7 @@ public final class CeilingLearner {
         return endAll(nanos);
       }
       String what = seen.get().changesFrom(shape);
+      boolean forgets = !current.isEmpty();
       shape = seen.get();
       pending = null;
       base.clear();
@@ -138,7 +139,8 @@ public final class CeilingLearner {
       saturated.values().forEach(Episode::reset);
       beating.values().forEach(Episode::reset);
       beatingSet.values().forEach(Episode::reset);
-      return saved(nanos, new Update(true, Map.of(), what));
+      // Nothing to forget, nothing to write: the file keeps the shape it had until something is learned.
+      return forgets ? saved(nanos, new Update(true, Map.of(), what)) : new Update(false, Map.of(), what);
     }
     pending = null;
 
@@ -179,6 +181,10 @@ public final class CeilingLearner {
         }
       }
 
+      if (ended) {
+        commit(d); // what the ended episode taught, as the last sample left it
+        saveNow |= dirty;
+      }
       ObservedCeiling best = base.get(d);
       for (Episode e : List.of(sat, beat)) {
         if (e.open() && e.nanos() >= learnAfterNanos) {
@@ -194,12 +200,12 @@ public final class CeilingLearner {
         }
       }
       if (!Objects.equals(best, current.get(d))) {
-        current.put(d, best);
+        if (best == null) {
+          current.remove(d);
+        } else {
+          current.put(d, best);
+        }
         dirty = true;
-      }
-      if (ended) {
-        commit(d);
-        saveNow |= dirty;
       }
     }
     saveNow |= dirty && nanos - savedAt >= SAVE_EVERY_NANOS;
