@@ -3,10 +3,8 @@ package dev.headroom.judge;
 import dev.headroom.sample.Direction;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -145,7 +143,7 @@ public final class CeilingLearner {
     pending = null;
 
     boolean saveNow = false;
-    Map<Direction, Learned.Beaten> newly = new EnumMap<>(Direction.class);
+    Map<Direction, Learned.Beaten> newly = null; // made only when a set ceiling is first proven low
     double total = o.totalThroughput();
     for (Direction d : Direction.values()) {
       double rate = o.throughput(d);
@@ -177,6 +175,9 @@ public final class CeilingLearner {
         beaten.put(d, b);
         if (!over.qualified) {
           over.qualified = true;
+          if (newly == null) {
+            newly = new EnumMap<>(Direction.class);
+          }
           newly.put(d, b);
         }
       }
@@ -185,20 +186,11 @@ public final class CeilingLearner {
         commit(d); // what the ended episode taught, as the last sample left it
         saveNow |= dirty;
       }
-      ObservedCeiling best = base.get(d);
-      for (Episode e : List.of(sat, beat)) {
-        if (e.open() && e.nanos() >= learnAfterNanos) {
-          if (!e.qualified) {
-            e.qualified = true;
-            saveNow = true;
-          }
-          ObservedCeiling v = new ObservedCeiling(e.median(), now, e.seconds(),
-              e == sat ? ObservedCeiling.From.CPU_SATURATED : ObservedCeiling.From.BEAT_CEILING);
-          if (best == null || v.bytesPerSecond() > best.bytesPerSecond()) {
-            best = v;
-          }
-        }
-      }
+      ObservedCeiling best = taught(beat, ObservedCeiling.From.BEAT_CEILING, now,
+          taught(sat, ObservedCeiling.From.CPU_SATURATED, now, base.get(d)));
+      saveNow |= sat.firstTaught | beat.firstTaught;
+      sat.firstTaught = false;
+      beat.firstTaught = false;
       if (!Objects.equals(best, current.get(d))) {
         if (best == null) {
           current.remove(d);
@@ -209,8 +201,24 @@ public final class CeilingLearner {
       }
     }
     saveNow |= dirty && nanos - savedAt >= SAVE_EVERY_NANOS;
-    Update u = new Update(saveNow, newly, "");
+    if (!saveNow && newly == null) {
+      return Update.NOTHING;
+    }
+    Update u = new Update(saveNow, newly == null ? Map.of() : newly, "");
     return saveNow ? saved(nanos, u) : u;
+  }
+
+  /** {@code best}, or what an episode long enough teaches when that is higher. */
+  private ObservedCeiling taught(Episode e, ObservedCeiling.From from, Instant now, ObservedCeiling best) {
+    if (!e.open() || e.nanos() < learnAfterNanos) {
+      return best;
+    }
+    if (!e.qualified) {
+      e.qualified = true;
+      e.firstTaught = true;
+    }
+    double median = e.median();
+    return best != null && best.bytesPerSecond() >= median ? best : new ObservedCeiling(median, now, e.seconds(), from);
   }
 
   /** Ends every running episode, keeping what they taught. */
@@ -274,6 +282,8 @@ public final class CeilingLearner {
     double against = Double.NaN;
     /** It has lasted long enough to teach. */
     boolean qualified;
+    /** It became long enough to teach in this sample (the state is saved at once). */
+    boolean firstTaught;
     private double[] rates = new double[64];
     private int n;
     /** Keep one rate in this many (doubles each time the buffer fills). */
@@ -317,6 +327,7 @@ public final class CeilingLearner {
       stride = 1;
       seen = 0;
       qualified = false;
+      firstTaught = false;
       against = Double.NaN;
     }
 
