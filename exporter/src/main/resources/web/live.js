@@ -12,6 +12,25 @@
   function pct(r) { return r == null ? '–' : Math.round(r * 100) + '%'; }
   function cap(t) { return t.charAt(0).toUpperCase() + t.slice(1); }
   function trim(v) { return v === Math.round(v) ? String(v) : v.toFixed(2); }
+  // Seconds as Units.durationText says them: 45s, 3m12s, 2h05m.
+  function span(sec) {
+    var s = Math.round(sec);
+    function two(n) { return (n < 10 ? '0' : '') + n; }
+    if (s < 60) return s + 's';
+    if (s < 3600) return Math.floor(s / 60) + 'm' + two(s % 60) + 's';
+    return Math.floor(s / 3600) + 'h' + two(Math.floor((s % 3600) / 60)) + 'm';
+  }
+  // Written as LandingPage.observedText writes it.
+  function observedText(j) {
+    var o = j.observed, b = j.ceiling_beaten, t = 'Observed ceiling: ';
+    if (!o) t += 'none yet';
+    else t += gbps(o.bytes_per_second) + ' Gbps, sustained for ' + span(o.episode_seconds)
+      + (o.from === 'cpu_saturated' ? ' with the CPU saturated' : ' above its ceiling')
+      + ', learned ' + o.learned_at.replace(/\.\d+Z$/, 'Z');
+    if (b) t += '. Sustained ' + gbps(b.sustained_bytes_per_second) + ' Gbps for ' + span(b.seconds) + ', above the '
+      + b.source + ' ceiling of ' + gbps(b.ceiling_bytes_per_second) + ' Gbps: that ceiling is too low';
+    return t;
+  }
   function all(sel) { return Array.prototype.slice.call(document.querySelectorAll(sel)); }
   function set(k, v) { all('[data-k="' + k + '"]').forEach(function (e) { if (e.textContent !== v) e.textContent = v; }); }
   function el(tag, attrs, parent, text) {
@@ -64,6 +83,7 @@
         : gbps(t.peak_bytes_per_second) + ' Gbps' + (j.peak_utilization == null ? '' : ' (' + pct(j.peak_utilization) + ')'));
       set(d + '.reason', j.reason || '');
       set(d + '.basis', j.ceiling_basis || '');
+      set(d + '.observed', j.verdict ? observedText(j) : 'Observed ceiling: none yet');
       document.querySelector('[data-dir="' + d + '"]').setAttribute('data-verdict', j.verdict || 'pending');
       document.querySelector('[data-w="' + d + '.util"]').style.width = Math.min(100, (j.utilization || 0) * 100) + '%';
     });

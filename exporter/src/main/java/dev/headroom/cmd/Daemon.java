@@ -1,13 +1,22 @@
 package dev.headroom.cmd;
 
 import dev.headroom.config.Config;
+import dev.headroom.judge.Ceiling;
+import dev.headroom.judge.CeilingLearner;
+import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
 import dev.headroom.judge.MeasuredProfile;
+import dev.headroom.judge.Observation;
+import dev.headroom.judge.ObservedCeiling;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.ProfileFile;
+import dev.headroom.judge.StateFile;
 import dev.headroom.judge.Thresholds;
+import dev.headroom.judge.Units;
+import dev.headroom.read.CpuModel;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.read.wg.NetbirdStatusReader;
@@ -54,6 +63,15 @@ public final class Daemon implements AutoCloseable {
   private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
   private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
+  private final ConfigCeilings configCeilings;
+  /** The profile the classifier judges against; the ceiling selection needs it too. */
+  private volatile MeasuredProfile profile;
+  private final CeilingLearner learner;
+  private final Path stateDir;
+  private final Path stateFile;
+  private long stateErrors;
+  private String stateProblem;
+  private volatile Learned.Store store;
   private final Path profileFile;
   private FileTime profileSeen;
   private long profileCheckedAt;
@@ -93,8 +111,15 @@ public final class Daemon implements AutoCloseable {
     this.profileFile = config.profileFile();
     this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
     this.jumboPath = config.underlayJumboPath();
-    this.classifier = new Classifier(Thresholds.defaults().withCpuSaturation(config.cpuSaturation()),
-        loadProfile(), new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload()));
+    Thresholds thresholds = Thresholds.defaults().withCpuSaturation(config.cpuSaturation());
+    this.configCeilings = new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload());
+    this.profile = loadProfile();
+    this.classifier = new Classifier(thresholds, profile, configCeilings);
+    this.stateDir = config.stateDir();
+    this.stateFile = stateDir.resolve(StateFile.NAME);
+    this.store = new Learned.Store(stateFile.toString(), true, 0, "");
+    this.learner = new CeilingLearner(config.ceilingLearnAfter(), thresholds, CpuModel.read(config.procfs()),
+        loadState(stateDir));
     this.profileCheckedAt = System.nanoTime();
     this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
     this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD));
@@ -150,11 +175,15 @@ public final class Daemon implements AutoCloseable {
         profileCheckedAt = s.monotonicNanos();
         FileTime now = modified();
         if (!java.util.Objects.equals(now, profileSeen)) {
-          classifier.setProfile(loadProfile());
+          profile = loadProfile();
+          classifier.setProfile(profile);
         }
       }
-      Judgement j = classifier.observe(Observations.from(s, flowCap, jumboPath));
-      Published p = new Published(s, j, peaks, netbird.get(), timing);
+      Observation o = Observations.from(s, flowCap, jumboPath);
+      java.util.Map<Direction, ObservedCeiling> observed = learner.inUse(o);
+      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile, configCeilings, observed));
+      learn(j, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed), s);
+      Published p = new Published(s, j, peaks, netbird.get(), timing, learner.snapshot(o, store));
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
         l.accept(p);
@@ -168,6 +197,74 @@ public final class Daemon implements AutoCloseable {
       } catch (RejectedExecutionException closed) {
         // close() ran: no more samples
       }
+    }
+  }
+
+  /** Feeds the learner and acts on what it reports: a state to save, a set ceiling beaten, a new peer shape. */
+  private void learn(Judgement j, java.util.Map<Direction, Ceiling> fallback, Sample s) {
+    CeilingLearner.Update u = learner.update(j, fallback, s.monotonicNanos(), java.time.Instant.ofEpochMilli(s.wallMillis()));
+    if (!u.startedOver().isEmpty()) {
+      log.info("the peer changed ({}): observed ceilings start over", u.startedOver());
+    }
+    u.newlyBeaten().forEach((d, b) -> log.warn(
+        "{} sustained {} for {}, {} over its {} ceiling of {}: that ceiling is too low (kept, as it was set on"
+            + " purpose; run 'headroom profile' again or raise ceiling.{})",
+        d.label(), Units.gbpsText(b.sustainedBytesPerSecond()), Units.durationText(b.seconds()),
+        Units.pct(b.sustainedBytesPerSecond() / b.ceilingBytesPerSecond() - 1), b.source().label(),
+        Units.gbpsText(b.ceilingBytesPerSecond()), d.label()));
+    if (u.save()) {
+      saveState();
+    }
+  }
+
+  /** Writes what was learned; a failure is logged once, counted, and learning goes on in memory. */
+  private void saveState() {
+    if (!Files.isDirectory(stateDir)) {
+      stateFailed(missingDir(stateDir));
+      return;
+    }
+    try {
+      StateFile.write(stateFile, learner.contents());
+      stateProblem = null;
+      store = new Learned.Store(stateFile.toString(), true, stateErrors, store.lastError());
+    } catch (IOException | RuntimeException e) {
+      stateFailed("cannot write the state file " + stateFile + " (observed ceilings are kept in memory only): "
+          + e.getMessage());
+    }
+  }
+
+  private void stateFailed(String message) {
+    stateErrors++;
+    if (!message.equals(stateProblem)) {
+      log.warn("{}", message);
+    }
+    stateProblem = message;
+    store = new Learned.Store(stateFile.toString(), false, stateErrors, message);
+  }
+
+  private static String missingDir(Path dir) {
+    return "state directory " + dir + " is missing (observed ceilings are kept in memory only; set --path.state"
+        + " or create it)";
+  }
+
+  /** Reads the state file; a missing directory, or a file that is not ours, is logged once and ignored. */
+  private StateFile.Contents loadState(Path dir) {
+    // systemd makes it (StateDirectory=) with the service's owner; made here it would be root's.
+    if (!Files.isDirectory(dir)) {
+      stateFailed(missingDir(dir));
+      return null;
+    }
+    try {
+      StateFile.Contents c = StateFile.read(stateFile).orElse(null);
+      if (c != null && !c.ceilings().isEmpty()) {
+        log.info("observed ceilings from {}: {}", stateFile, c.ceilings().entrySet().stream()
+            .map(e -> e.getKey().label() + " " + Units.gbpsText(e.getValue().bytesPerSecond()))
+            .collect(java.util.stream.Collectors.joining(", ")));
+      }
+      return c;
+    } catch (IOException | RuntimeException e) {
+      stateFailed("ignoring " + e.getMessage() + "; learning starts over");
+      return null;
     }
   }
 
@@ -219,6 +316,14 @@ public final class Daemon implements AutoCloseable {
   @Override
   public void close() {
     thread.shutdownNow();
+    try {
+      // The sampling thread is the only writer: wait for its pass to end before saving what it left.
+      if (thread.awaitTermination(2, TimeUnit.SECONDS) && learner.unsaved()) {
+        saveState();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     netbirdThread.shutdownNow();
     censusThread.shutdownNow();
     if (netstackThread != null) {

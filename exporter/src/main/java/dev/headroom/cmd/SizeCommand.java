@@ -51,7 +51,8 @@ public final class SizeCommand {
       "                     | --from-prometheus URL [--network NAME] [--window 7d])",
       "                     [--direction download|upload]",
       "                     (--vcpus N [--datapath kernel|userspace]",
-      "                      | --capacity-gbps X | --profile-file PATH)",
+      "                      | --capacity-gbps X | --profile-file PATH",
+      "                      | --capacity-source observed)",
       "                     [--line-rate 10gbit] [--mtu N] [--peers-per-network N]"};
 
   /** Every flag with its value's name and help; the order is the help's. */
@@ -70,6 +71,8 @@ public final class SizeCommand {
       {"--datapath", "D", "with --vcpus: kernel (default) or userspace (wireguard-go)"},
       {"--capacity-gbps", "X", "one peer's capacity in that direction, in Gbps, as you measured it"},
       {"--profile-file", "PATH", "one peer's capacity from a file written by `headroom profile`"},
+      {"--capacity-source", "S", "with --from-prometheus: 'observed' takes one peer's capacity from the ceilings"
+          + " the peers learned from their own saturation (headroom_ceiling_source observed), the lowest of them"},
       {"--line-rate", "R", "the peer's NIC (e.g. 1gbit, 10gbit): capacity is the smaller of CPU and NIC"},
       {"--mtu", "N", "tunnel MTU (default 1280; the reference scales for jumbo, the NIC carries more)"},
       {"--peers-per-network", "N", "routing peers per Network for failover (default 2)"}};
@@ -156,10 +159,17 @@ public final class SizeCommand {
     long perNetwork = f.containsKey("--peers-per-network") ? wholeNumber(f, "--peers-per-network", 1, false) : 2;
 
     int sources = (f.containsKey("--vcpus") ? 1 : 0) + (f.containsKey("--capacity-gbps") ? 1 : 0)
-        + (f.containsKey("--profile-file") ? 1 : 0);
+        + (f.containsKey("--profile-file") ? 1 : 0) + (f.containsKey("--capacity-source") ? 1 : 0);
     if (sources != 1) {
-      throw new UsageException("give exactly one of --vcpus, --capacity-gbps, --profile-file"
+      throw new UsageException("give exactly one of --vcpus, --capacity-gbps, --profile-file, --capacity-source"
           + (sources == 0 ? " (where one peer's capacity comes from)" : ""));
+    }
+    boolean observedCapacity = f.containsKey("--capacity-source");
+    if (observedCapacity && !f.get("--capacity-source").trim().equals("observed")) {
+      throw new UsageException("--capacity-source can only be 'observed', got '" + f.get("--capacity-source") + "'");
+    }
+    if (observedCapacity && !observe) {
+      throw new UsageException("--capacity-source observed reads the peers' ceilings: it needs --from-prometheus");
     }
     if (f.containsKey("--datapath") && !f.containsKey("--vcpus")) {
       throw new UsageException("--datapath only applies with --vcpus");
@@ -178,6 +188,9 @@ public final class SizeCommand {
     } else if (f.containsKey("--capacity-gbps")) {
       capacityGbps = positiveNumber(f, "--capacity-gbps", true);
       capacityBasis = "as given";
+    } else if (observedCapacity) {
+      capacityGbps = Double.NaN; // read from Prometheus below
+      capacityBasis = "";
     } else {
       Path path = Path.of(f.get("--profile-file"));
       MeasuredProfile p;
@@ -239,6 +252,20 @@ public final class SizeCommand {
           lines.add("  per-user rate: " + num(perUserMbps, 3) + " Mbps " + direction.label() + " ("
               + String.format(Locale.ROOT, "%,.0f", bytesPerSecond) + " bytes/s, mean over active tunnels:"
               + " rate(_sum) / rate(_count) of headroom_tunnel_rate_bytes_per_second)");
+        }
+        if (observedCapacity) {
+          OptionalDouble lowest = prom.single(observedCeilingQuery(direction, network, window));
+          if (lowest.isEmpty() || !(lowest.getAsDouble() > 0) || !Double.isFinite(lowest.getAsDouble())) {
+            err.println("headroom size: no peer" + where + " reads its " + direction.label() + " ceiling as observed"
+                + " (headroom_ceiling_source{source=\"observed\"}): none has stayed saturated for"
+                + " --ceiling.learn-after yet; give --vcpus, --capacity-gbps or --profile-file");
+            return 1;
+          }
+          capacityGbps = Units.gbps(lowest.getAsDouble());
+          capacityBasis = "observed: the lowest " + direction.label() + " ceiling the peers learned from their own"
+              + " saturation";
+          lines.add("  one peer's capacity: " + num(capacityGbps, 2) + " Gbps " + direction.label() + " (lowest"
+              + " headroom_ceiling_bytes_per_second whose headroom_ceiling_source is observed)");
         }
       } catch (PrometheusQuery.QueryException e) {
         err.println("headroom size: " + e.getMessage());
@@ -362,6 +389,22 @@ public final class SizeCommand {
       active += " and on (job, instance) headroom_peer_info{network=" + promString(network) + "}";
     }
     return "max_over_time(sum(" + active + ")[" + window + ":1m])";
+  }
+
+  /**
+   * The lowest ceiling in use that a peer learned itself: each peer's latest ceiling in the window, kept where its
+   * latest ceiling source was {@code observed}. The lowest, so the plan holds on the weakest peer.
+   */
+  static String observedCeilingQuery(Direction direction, String network, String window) {
+    String d = "direction=\"" + direction.label() + "\"";
+    String q = "last_over_time(headroom_ceiling_bytes_per_second{" + d + "}[" + window + "])"
+        + " and on (job, instance, direction) (last_over_time(headroom_ceiling_source{" + d
+        + ",source=\"observed\"}[" + window + "]) == 1)";
+    if (network != null) {
+      q += " and on (job, instance) last_over_time(headroom_peer_info{network=" + promString(network) + "}["
+          + window + "])";
+    }
+    return "min(" + q + ")";
   }
 
   /**

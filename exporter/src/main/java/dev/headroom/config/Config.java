@@ -43,7 +43,9 @@ public record Config(
     Path cgroupfs,
     Optional<String> profileBaseline,
     int profileSteps,
-    Duration netbirdStatusInterval) {
+    Duration netbirdStatusInterval,
+    Path stateDir,
+    Duration ceilingLearnAfter) {
 
   public Config {
     datapathProcesses = List.copyOf(datapathProcesses);

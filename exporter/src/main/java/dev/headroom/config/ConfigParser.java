@@ -46,6 +46,8 @@ public final class ConfigParser {
     def("ceiling.download", "", "download ceiling, e.g. 12gbit (beats the reference profile)");
     def("ceiling.upload", "", "upload ceiling, e.g. 6gbit");
     def("profile.file", "/var/lib/headroom/ceiling.properties", "ceiling measured by 'headroom profile'");
+    def("path.state", "/var/lib/headroom", "directory of the state file keeping observed ceilings (the unit's StateDirectory)");
+    def("ceiling.learn-after", "3m", "how long the peer must sustain a saturation (or beat its ceiling) before that rate becomes its observed ceiling");
     def("labels.network", "default", "the NetBird Network this peer routes for (on headroom_peer_info)");
     def("labels.site", "default", "the site of this peer (on headroom_peer_info)");
     def("cpu.saturation", "0.9", "busy ratio at which a core counts as saturated");
@@ -215,6 +217,11 @@ public final class ConfigParser {
       throw new ConfigException("sample.peak-window: " + get(v, "sample.peak-window")
           + " is shorter than sample.interval " + get(v, "sample.interval"));
     }
+    var learnAfter = Quantities.duration(get(v, "ceiling.learn-after"), "ceiling.learn-after");
+    if (learnAfter.compareTo(interval) < 0) {
+      throw new ConfigException("ceiling.learn-after: " + get(v, "ceiling.learn-after")
+          + " is shorter than sample.interval " + get(v, "sample.interval"));
+    }
     return new Config(
         host,
         port,
@@ -246,7 +253,9 @@ public final class ConfigParser {
         Path.of(get(v, "path.cgroupfs")),
         optional(v, "profile.baseline"),
         profileSteps(get(v, "profile.steps")),
-        durationOrZero(v, "netbird.status-interval"));
+        durationOrZero(v, "netbird.status-interval"),
+        Path.of(get(v, "path.state")),
+        learnAfter);
   }
 
   private static int profileSteps(String s) throws ConfigException {

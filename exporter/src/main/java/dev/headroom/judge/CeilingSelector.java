@@ -8,15 +8,25 @@ import java.util.OptionalDouble;
 
 /**
  * Picks the ceiling per direction, in order of trust: a measured profile that matches the peer's cores,
- * datapath and MTU; then a configured ceiling; then the built-in {@link ReferenceProfile}.
+ * datapath and MTU; then a configured ceiling; then the ceiling observed on this peer ({@link CeilingLearner});
+ * then the built-in {@link ReferenceProfile}.
  *
- * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, Direction.UPLOAD);}
+ * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, learner.inUse(observation), Direction.UPLOAD);}
  */
 public final class CeilingSelector {
   private CeilingSelector() {}
 
-  /** The ceiling for one direction. {@code profile} may be null (no profile file). */
+  /** The ceiling for one direction, nothing observed. {@code profile} may be null (no profile file). */
   public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config, Direction d) {
+    return select(o, profile, config, Map.of(), d);
+  }
+
+  /**
+   * The ceiling for one direction. {@code profile} may be null (no profile file); {@code observed} holds the
+   * ceilings learned under the peer's present shape (empty for none).
+   */
+  public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config,
+      Map<Direction, ObservedCeiling> observed, Direction d) {
     String skipped = "";
     if (profile != null) {
       OptionalDouble measured = profile.ceiling(d);
@@ -42,6 +52,11 @@ public final class CeilingSelector {
       double v = config.of(d).getAsDouble();
       return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped);
     }
+    ObservedCeiling seen = observed.get(d);
+    if (seen != null) {
+      Ceiling c = seen.ceiling();
+      return skipped.isEmpty() ? c : new Ceiling(c.bytesPerSecond(), c.source(), c.basis() + skipped);
+    }
     // Unknown online cores: the number of cores that reported busy ratios is the next best count.
     // Under a CPU quota the peer has fractional cores: the table is read between its rows.
     double cores = o.onlineCores() > 0 || o.coreBusy().length > 0 ? Classifier.peerCores(o) : 0;
@@ -49,11 +64,17 @@ public final class CeilingSelector {
     return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
   }
 
-  /** The ceilings for both directions. */
+  /** The ceilings for both directions, nothing observed. */
   public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config) {
+    return selectBoth(o, profile, config, Map.of());
+  }
+
+  /** The ceilings for both directions. */
+  public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
+      Map<Direction, ObservedCeiling> observed) {
     Map<Direction, Ceiling> m = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
-      m.put(d, select(o, profile, config, d));
+      m.put(d, select(o, profile, config, observed, d));
     }
     return m;
   }

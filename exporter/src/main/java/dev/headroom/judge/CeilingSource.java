@@ -10,6 +10,11 @@ public enum CeilingSource {
   PROFILE("profile"),
   /** Set by the operator ({@code --ceiling.download}, {@code --ceiling.upload}). */
   CONFIG("config"),
+  /**
+   * Learned on this peer from its own saturation (or from beating the reference for minutes), under the same
+   * datapath, usable cores, tunnel MTU and CPU model; kept in the state file under {@code --path.state}.
+   */
+  OBSERVED("observed"),
   /** The built-in reference tables, scaled to this peer's cores, datapath, MTU and NIC. */
   REFERENCE("reference");
 

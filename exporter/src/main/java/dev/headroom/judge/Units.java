@@ -42,4 +42,16 @@ public final class Units {
     }
     return Math.round(ratio * 100) + "%";
   }
+
+  /** Seconds as people say a span: 45s, 3m12s, 2h05m. */
+  public static String durationText(double seconds) {
+    long s = Math.round(seconds);
+    if (s < 60) {
+      return s + "s";
+    }
+    if (s < 3600) {
+      return (s / 60) + "m" + String.format(java.util.Locale.ROOT, "%02d", s % 60) + "s";
+    }
+    return (s / 3600) + "h" + String.format(java.util.Locale.ROOT, "%02d", (s % 3600) / 60) + "m";
+  }
 }

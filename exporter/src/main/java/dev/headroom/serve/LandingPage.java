@@ -6,6 +6,9 @@ import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
+import dev.headroom.judge.ObservedCeiling;
+import dev.headroom.judge.Units;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
@@ -44,7 +47,7 @@ public final class LandingPage {
 
     b.append("<section class=\"dirs\" aria-label=\"Verdict per direction\">\n");
     for (Direction d : Direction.values()) {
-      direction(b, d, s, j);
+      direction(b, d, s, j, p == null ? Learned.NONE : p.learned());
     }
     b.append("</section>\n<section id=\"advice\"><h2>Advice</h2><ul data-list=\"advice\">");
     if (j == null) {
@@ -87,7 +90,7 @@ public final class LandingPage {
     return b.toString();
   }
 
-  private static void direction(StringBuilder b, Direction d, Sample s, Judgement j) {
+  private static void direction(StringBuilder b, Direction d, Sample s, Judgement j, Learned learned) {
     DirectionJudgement dj = j == null ? null : j.of(d);
     String k = d.label();
     double rate = s == null ? Double.NaN : s.throughput(d);
@@ -110,7 +113,8 @@ public final class LandingPage {
         .append(peakText(s == null ? Double.NaN : s.peak(d), peakUtil)).append("</b></p>")
         .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">")
         .append(esc(dj == null ? "" : Explainer.reason(j, d))).append("</p><p class=\"basis\" data-k=\"").append(k)
-        .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p></article>\n");
+        .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p><p class=\"observed\" data-k=\"")
+        .append(k).append(".observed\">").append(esc(observedText(learned, d))).append("</p></article>\n");
   }
 
   private static void cores(StringBuilder b, Sample s) {
@@ -162,6 +166,29 @@ public final class LandingPage {
     }
     f.append(" · ceiling ").append(j == null ? "pending" : j.of(Direction.DOWNLOAD).ceiling().source().label());
     return f.toString();
+  }
+
+  /**
+   * What the peer learned of this direction's ceiling from its own saturation, and a set ceiling it beat; the
+   * page's script writes the same from the status JSON.
+   */
+  static String observedText(Learned l, Direction d) {
+    ObservedCeiling o = l.applies() ? l.observed().get(d) : null;
+    StringBuilder t = new StringBuilder("Observed ceiling: ");
+    if (o == null) {
+      t.append("none yet");
+    } else {
+      t.append(gbps(o.bytesPerSecond())).append(" Gbps, sustained for ").append(Units.durationText(o.episodeSeconds()))
+          .append(o.from() == ObservedCeiling.From.CPU_SATURATED ? " with the CPU saturated" : " above its ceiling")
+          .append(", learned ").append(o.learnedAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    }
+    Learned.Beaten b = l.beaten().get(d);
+    if (b != null) {
+      t.append(". Sustained ").append(gbps(b.sustainedBytesPerSecond())).append(" Gbps for ")
+          .append(Units.durationText(b.seconds())).append(", above the ").append(b.source().label())
+          .append(" ceiling of ").append(gbps(b.ceilingBytesPerSecond())).append(" Gbps: that ceiling is too low");
+    }
+    return t.toString();
   }
 
   static String ceilingText(double ceiling, String source) {

@@ -1,6 +1,7 @@
 package dev.headroom.serve;
 
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -9,11 +10,21 @@ import dev.headroom.sample.ScrapePeak;
 /**
  * What the sampling thread publishes for readers: the latest immutable sample, the judgement of it, and the
  * since-last-scrape peaks that a scrape takes, NetBird's own view when it is known (else null), and how
- * punctual the sampler has been.
+ * punctual the sampler has been, and what the peer has learned about its own ceilings.
  *
  * <p>Usage: {@code Published p = state.get(); p.judgement().of(Direction.DOWNLOAD).verdict();}
  */
-public record Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird, SamplerTiming timing) {
+public record Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird, SamplerTiming timing,
+    Learned learned) {
+
+  public Published {
+    learned = learned == null ? Learned.NONE : learned;
+  }
+
+  /** A snapshot of a peer that learns nothing (one-off commands, tests). */
+  public Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird, SamplerTiming timing) {
+    this(sample, judgement, peaks, netbird, timing, Learned.NONE);
+  }
 
   /** A snapshot not taken on the sampler's schedule (tests, one-off commands): no lateness observed. */
   public Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird) {

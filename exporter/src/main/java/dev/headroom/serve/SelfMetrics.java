@@ -3,6 +3,7 @@ package dev.headroom.serve;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.SourceHealth;
 import dev.headroom.serve.web.Refusals;
+import dev.headroom.judge.Learned;
 import java.util.Map;
 
 /**
@@ -55,6 +56,12 @@ final class SelfMetrics implements MetricArea {
     for (Map.Entry<String, SourceHealth> e : s.sources().entrySet()) {
       f.gauge(SOURCE_UP, e.getValue().up() ? 1 : 0, "source", e.getKey());
       f.counter(SOURCE_ERRORS, e.getValue().errors(), "source", e.getKey());
+    }
+    // The state file of observed ceilings is a source too: unwritable, learning goes on in memory.
+    Learned.Store st = p.learned().store();
+    if (!st.file().isEmpty()) {
+      f.gauge(SOURCE_UP, st.up() ? 1 : 0, "source", "state");
+      f.counter(SOURCE_ERRORS, st.errors(), "source", "state");
     }
     SamplerTiming t = p.timing();
     f.histogram(LATENESS, LATENESS_BOUNDS, t.perBucket(), t.lateSecondsSum());

@@ -5,6 +5,8 @@ import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
+import dev.headroom.judge.ObservedCeiling;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
@@ -24,6 +26,32 @@ import java.util.Map;
  */
 public final class StatusJson {
   private StatusJson() {}
+
+  /**
+   * The ceiling this peer learned for a direction (null when none, or learned under another shape) and a
+   * profile or configured ceiling it has beaten (null when none).
+   */
+  private static void observed(JsonWriter w, Learned l, Direction d) {
+    ObservedCeiling o = l.applies() ? l.observed().get(d) : null;
+    if (o == null) {
+      w.name("observed").value((String) null);
+    } else {
+      w.name("observed").object().field("bytes_per_second", o.bytesPerSecond())
+          .field("gbps", o.bytesPerSecond() * 8 / 1e9)
+          .field("learned_at", o.learnedAt().toString())
+          .field("episode_seconds", o.episodeSeconds())
+          .field("from", o.from().label()).end();
+    }
+    Learned.Beaten b = l.beaten().get(d);
+    if (b == null) {
+      w.name("ceiling_beaten").value((String) null);
+    } else {
+      w.name("ceiling_beaten").object().field("source", b.source().label())
+          .field("ceiling_bytes_per_second", b.ceilingBytesPerSecond())
+          .field("sustained_bytes_per_second", b.sustainedBytesPerSecond())
+          .field("seconds", b.seconds()).field("at", b.at().toString()).end();
+    }
+  }
 
   public static String render(Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready) {
     JsonWriter w = new JsonWriter().object();
@@ -104,8 +132,9 @@ public final class StatusJson {
             .field("ceiling_source", dj.ceiling().source().label())
             .field("ceiling_basis", dj.ceiling().basis())
             .field("utilization", dj.utilization())
-            .field("peak_utilization", ceiling > 0 ? s.peak(d) / ceiling : Double.NaN)
-            .end();
+            .field("peak_utilization", ceiling > 0 ? s.peak(d) / ceiling : Double.NaN);
+        observed(w, p.learned(), d);
+        w.end();
       }
       w.name("advice").array();
       for (AdviceItem a : j.advice()) {
@@ -146,6 +175,11 @@ public final class StatusJson {
     for (Map.Entry<String, SourceHealth> e : s.sources().entrySet()) {
       w.name(e.getKey()).object().field("up", e.getValue().up()).field("errors", e.getValue().errors())
           .field("last_error", e.getValue().lastError()).end();
+    }
+    Learned.Store st = p.learned().store();
+    if (!st.file().isEmpty()) {
+      w.name("state").object().field("up", st.up()).field("errors", st.errors()).field("last_error", st.lastError())
+          .field("file", st.file()).end();
     }
     w.end();
     w.field("words", InWords.describe(p, info.saturation()));

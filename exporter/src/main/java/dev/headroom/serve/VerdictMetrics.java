@@ -17,7 +17,7 @@ import java.util.Set;
 final class VerdictMetrics implements MetricArea {
   static final Family CEILING = Family.gauge("headroom_ceiling_bytes_per_second", "The ceiling in use for the direction.");
   static final Family CEILING_SOURCE = Family.gauge("headroom_ceiling_source",
-      "Where the ceiling comes from: profile (measured here), config, or the reference tables.");
+      "Where the ceiling comes from: profile (measured here), config, observed (learned from this peer's own saturation), or the reference tables.");
   static final Family UTILIZATION = Family.gauge("headroom_utilization_ratio", "Tunnel throughput over the ceiling.");
   static final Family PEAK_UTILIZATION = Family.gauge("headroom_peak_utilization_ratio",
       "Sliding-window peak throughput over the ceiling.");

@@ -162,6 +162,24 @@ class SizeFromPrometheusTest {
   }
 
   @Test
+  void onePeersCapacityCanBeTheLowestCeilingThePeersObservedThemselves() {
+    Result r = size("--from-prometheus " + url + " --window 2h --per-user-mbps 10 --direction download --capacity-source observed");
+    assertEquals(0, r.code(), r.err() + r.out());
+    assertTrue(r.out().contains("one peer's capacity: 2.5 Gbps download (lowest headroom_ceiling_bytes_per_second"
+        + " whose headroom_ceiling_source is observed)"), "a1's, not b1's reference: " + r.out());
+    assertTrue(r.out().contains("3,800 active users x 10 Mbps = 38 Gbps"), r.out());
+    assertTrue(r.out().contains("ceil(38 / 2.5) = 16"), r.out());
+  }
+
+  @Test
+  void noObservedCeilingInTheDirectionIsADataProblemWithAHint() {
+    Result r = size("--from-prometheus " + url + " --network net-a --window 2h --direction upload"
+        + " --capacity-source observed");
+    assertEquals(1, r.code(), r.out());
+    assertTrue(r.err().contains("no peer for network net-a in the last 2h reads its upload ceiling as observed"), r.err());
+  }
+
+  @Test
   void uploadReadsTheUploadHistogram() {
     Result r = size("--from-prometheus " + url + "/ --network net-a --window 2h --direction upload --vcpus 16");
     assertEquals(0, r.code(), r.err() + r.out());
@@ -245,6 +263,36 @@ class SizeFromPrometheusTest {
             .append(' ').append(t).append('\n');
         b.append("headroom_tunnels{").append(p.labels()).append(",state=\"total\"} ").append(p.active(m) + 2000)
             .append(' ').append(t).append('\n');
+      }
+    }
+    // a1 and a2 learned their download ceilings (2.5 and 3 Gbps), b1 reads its reference (13 Gbps); upload is
+    // the reference everywhere.
+    b.append("# TYPE headroom_ceiling_bytes_per_second gauge\n");
+    for (int m = MINUTES; m >= 0; m--) {
+      for (Peer p : PEERS) {
+        double down = switch (p.name()) {
+          case "a1" -> 312_500_000;
+          case "a2" -> 375_000_000;
+          default -> 1_625_000_000;
+        };
+        b.append("headroom_ceiling_bytes_per_second{").append(p.labels()).append(",direction=\"download\"} ")
+            .append((long) down).append(' ').append(end - 60L * m).append('\n');
+        b.append("headroom_ceiling_bytes_per_second{").append(p.labels()).append(",direction=\"upload\"} ")
+            .append(1_000_000_000L).append(' ').append(end - 60L * m).append('\n');
+      }
+    }
+    b.append("# TYPE headroom_ceiling_source gauge\n");
+    for (int m = MINUTES; m >= 0; m--) {
+      for (Peer p : PEERS) {
+        boolean learned = p.name().startsWith("a");
+        for (String source : List.of("observed", "reference")) {
+          b.append("headroom_ceiling_source{").append(p.labels()).append(",direction=\"download\",source=\"")
+              .append(source).append("\"} ").append(learned == source.equals("observed") ? 1 : 0).append(' ')
+              .append(end - 60L * m).append('\n');
+          b.append("headroom_ceiling_source{").append(p.labels()).append(",direction=\"upload\",source=\"")
+              .append(source).append("\"} ").append(source.equals("reference") ? 1 : 0).append(' ')
+              .append(end - 60L * m).append('\n');
+        }
       }
     }
     b.append("# TYPE headroom_tunnel_rate_bytes_per_second histogram\n");

@@ -1,0 +1,69 @@
+package dev.headroom.judge;
+
+import dev.headroom.sample.Direction;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the peer has learned about its own ceilings, as published with each sample: the observed ceiling per
+ * direction (whether or not it is the one in use), the configured or profiled ceilings the peer has beaten, and
+ * how the state file is doing. Immutable.
+ *
+ * <p>Usage: {@code learned.observed(Direction.DOWNLOAD).ifPresent(c -> print(c.learnedAt()));}
+ *
+ * @param shape    the peer shape the ceilings belong to; null before one was seen
+ * @param applies  the ceilings describe the peer as it is now (its shape has not changed)
+ * @param observed observed ceilings per direction; a direction never learned is absent
+ * @param beaten   ceilings from a profile or config that the peer has sustained more than
+ *                 {@link CeilingLearner#BEAT_MARGIN} times; absent when not beaten
+ * @param store    the state file's health
+ */
+public record Learned(PeerShape shape, boolean applies, Map<Direction, ObservedCeiling> observed,
+    Map<Direction, Beaten> beaten, Store store) {
+  /** Nothing learned and no state file (one-off snapshots, tests). */
+  public static final Learned NONE = new Learned(null, false, Map.of(), Map.of(), Store.NONE);
+
+  public Learned {
+    observed = copy(observed);
+    beaten = copy(beaten);
+    Objects.requireNonNull(store, "store");
+  }
+
+  private static <V> Map<Direction, V> copy(Map<Direction, V> m) {
+    EnumMap<Direction, V> c = new EnumMap<>(Direction.class);
+    c.putAll(m);
+    return Collections.unmodifiableMap(c);
+  }
+
+  /** The observed ceiling of a direction, if one was learned under the peer's shape. */
+  public java.util.Optional<ObservedCeiling> observed(Direction d) {
+    return java.util.Optional.ofNullable(observed.get(d));
+  }
+
+  /**
+   * A configured or profiled ceiling that the peer beat: kept in use (it was set on purpose), reported instead.
+   *
+   * @param source                  profile or config
+   * @param ceilingBytesPerSecond   that ceiling
+   * @param sustainedBytesPerSecond what the peer sustained (the episode's median rate)
+   * @param seconds                 for how long
+   * @param at                      when last seen
+   */
+  public record Beaten(CeilingSource source, double ceilingBytesPerSecond, double sustainedBytesPerSecond,
+      double seconds, Instant at) {}
+
+  /**
+   * The state file: where, whether the last write worked, failures counted, the last one.
+   *
+   * @param file      the state file; "" when there is none
+   * @param up        the last read or write worked (or none was needed yet)
+   * @param errors    failed reads and writes since start
+   * @param lastError the last failure; "" when none
+   */
+  public record Store(String file, boolean up, long errors, String lastError) {
+    public static final Store NONE = new Store("", true, 0, "");
+  }
+}

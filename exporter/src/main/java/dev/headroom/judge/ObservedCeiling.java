@@ -1,0 +1,66 @@
+package dev.headroom.judge;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A ceiling this peer showed by itself: the rate it sustained through an episode of saturation (or of beating
+ * the ceiling it was read against), when it was learned and from how long an episode.
+ *
+ * <p>Usage: {@code Ceiling c = observed.ceiling(); Duration d = Duration.ofMillis((long) (observed.episodeSeconds() * 1000));}
+ *
+ * @param bytesPerSecond the episode's sustained rate (the median of its sample rates), inner bytes/s
+ * @param learnedAt      when the episode's last sample was taken
+ * @param episodeSeconds how long the episode had lasted then
+ * @param from           what the episode was
+ */
+public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double episodeSeconds, From from) {
+
+  /** What an episode was: the kind of evidence behind an observed ceiling. */
+  public enum From {
+    /** The direction was bound by saturated cores while carrying most of the CPU's work. */
+    CPU_SATURATED("cpu_saturated"),
+    /** The direction ran more than {@link CeilingLearner#BEAT_MARGIN} times its reference or observed ceiling. */
+    BEAT_CEILING("beat_ceiling");
+
+    private final String label;
+
+    From(String label) {
+      this.label = label;
+    }
+
+    /** The value in JSON and in the state file. */
+    public String label() {
+      return label;
+    }
+
+    /** The value with this label, or null. */
+    public static From of(String label) {
+      for (From f : values()) {
+        if (f.label.equals(label)) {
+          return f;
+        }
+      }
+      return null;
+    }
+  }
+
+  public ObservedCeiling {
+    if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
+      throw new IllegalArgumentException("an observed ceiling must be a positive number of bytes/s, got " + bytesPerSecond);
+    }
+    Objects.requireNonNull(learnedAt, "learnedAt");
+    Objects.requireNonNull(from, "from");
+    if (!(episodeSeconds >= 0) || Double.isInfinite(episodeSeconds)) {
+      throw new IllegalArgumentException("episodeSeconds must be >= 0, got " + episodeSeconds);
+    }
+  }
+
+  /** As the ceiling in use, with its basis. */
+  public Ceiling ceiling() {
+    return new Ceiling(bytesPerSecond, CeilingSource.OBSERVED, "observed: " + Units.gbpsText(bytesPerSecond)
+        + " sustained for " + Units.durationText(episodeSeconds)
+        + (from == From.CPU_SATURATED ? " with the CPU saturated" : " above the ceiling it was read against")
+        + ", learned " + learnedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+  }
+}

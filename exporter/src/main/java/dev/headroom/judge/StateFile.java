@@ -1,0 +1,182 @@
+package dev.headroom.judge;
+
+import dev.headroom.json.Json;
+import dev.headroom.json.JsonWriter;
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The file under {@code --path.state} that keeps observed ceilings across restarts: JSON naming its format, the
+ * {@link PeerShape} the ceilings were learned under, and per direction the rate, when and from how long an
+ * episode. Written whole to a temporary file and renamed over the old one, so a crash leaves the old file or the
+ * new, never half of one. A file that is not this format (corrupt, truncated, someone else's) is refused with
+ * an {@link IOException} saying why; the caller logs it and starts learning afresh.
+ *
+ * <p>Usage: {@code Optional<StateFile.Contents> c = StateFile.read(dir.resolve(StateFile.NAME)); StateFile.write(file, learner.contents());}
+ */
+public final class StateFile {
+  /** The file's name in the state directory. */
+  public static final String NAME = "observed-ceilings.json";
+  /** The value of the {@code format} key: anything else is not ours, or from a version that cannot be read. */
+  public static final String FORMAT = "headroom-observed-ceilings-1";
+
+  private StateFile() {}
+
+  /**
+   * What the file holds.
+   *
+   * @param shape    the shape the ceilings were learned under; null when none was seen yet
+   * @param ceilings observed ceilings per direction
+   */
+  public record Contents(PeerShape shape, Map<Direction, ObservedCeiling> ceilings) {
+    public Contents {
+      EnumMap<Direction, ObservedCeiling> m = new EnumMap<>(Direction.class);
+      m.putAll(ceilings);
+      ceilings = java.util.Collections.unmodifiableMap(m);
+    }
+  }
+
+  /** The file's contents; empty when there is no file. */
+  public static Optional<Contents> read(Path file) throws IOException {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (java.nio.charset.MalformedInputException e) {
+      throw problem(file, "not UTF-8 text");
+    }
+    return Optional.of(parse(file, text));
+  }
+
+  static Contents parse(Path file, String text) throws IOException {
+    Map<String, Object> root;
+    try {
+      root = Json.tree(text);
+    } catch (Json.JsonException e) {
+      throw problem(file, "not JSON (" + e.getMessage() + ")");
+    }
+    if (root == null) {
+      throw problem(file, "empty");
+    }
+    if (!FORMAT.equals(root.get("format"))) {
+      throw problem(file, "not a headroom state file (format is " + quoted(root.get("format")) + ", expected '"
+          + FORMAT + "')");
+    }
+    Map<String, Object> s = map(file, root, "shape");
+    PeerShape shape;
+    try {
+      Datapath dp = Datapath.valueOf(string(file, s, "shape.datapath").toUpperCase(java.util.Locale.ROOT));
+      shape = new PeerShape(dp, number(file, s, "shape.usable_cores"), (int) number(file, s, "shape.tunnel_mtu"),
+          string(file, s, "shape.cpu_model"));
+    } catch (IllegalArgumentException e) {
+      throw problem(file, "shape: " + e.getMessage());
+    }
+    Map<Direction, ObservedCeiling> ceilings = new EnumMap<>(Direction.class);
+    Map<String, Object> observed = map(file, root, "observed");
+    for (Direction d : Direction.values()) {
+      Object v = observed.get(d.label());
+      if (v == null) {
+        continue;
+      }
+      if (!(v instanceof Map<?, ?>)) {
+        throw problem(file, "observed." + d.label() + " is not an object");
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> c = (Map<String, Object>) v;
+      String key = "observed." + d.label();
+      ObservedCeiling.From from = ObservedCeiling.From.of(string(file, c, key + ".from"));
+      if (from == null) {
+        throw problem(file, key + ".from is " + quoted(c.get("from")));
+      }
+      Instant at;
+      try {
+        at = Instant.parse(string(file, c, key + ".learned_at"));
+      } catch (DateTimeParseException e) {
+        throw problem(file, key + ".learned_at is not a UTC time like 2026-12-01T20:30:00Z");
+      }
+      try {
+        ceilings.put(d, new ObservedCeiling(number(file, c, key + ".bytes_per_second"), at,
+            number(file, c, key + ".episode_seconds"), from));
+      } catch (IllegalArgumentException e) {
+        throw problem(file, key + ": " + e.getMessage());
+      }
+    }
+    return new Contents(shape, ceilings);
+  }
+
+  /** Writes the contents atomically (temporary file, then rename); the directory must exist. */
+  public static void write(Path file, Contents c) throws IOException {
+    Objects.requireNonNull(c, "contents");
+    JsonWriter w = new JsonWriter().object().field("format", FORMAT);
+    if (c.shape() != null) {
+      PeerShape s = c.shape();
+      w.name("shape").object().field("datapath", s.datapath().label()).field("usable_cores", s.usableCores())
+          .field("tunnel_mtu", s.tunnelMtu()).field("cpu_model", s.cpuModel()).end();
+    }
+    w.name("observed").object();
+    for (Map.Entry<Direction, ObservedCeiling> e : c.ceilings().entrySet()) {
+      ObservedCeiling o = e.getValue();
+      w.name(e.getKey().label()).object().field("bytes_per_second", o.bytesPerSecond())
+          .field("learned_at", o.learnedAt().toString()).field("episode_seconds", o.episodeSeconds())
+          .field("from", o.from().label()).end();
+    }
+    w.end().end();
+    Path abs = file.toAbsolutePath();
+    Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
+    Files.writeString(tmp, w + "\n", StandardCharsets.UTF_8);
+    try {
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private static IOException problem(Path file, String what) {
+    return new IOException("state file " + file + ": " + what);
+  }
+
+  private static String quoted(Object v) {
+    return v == null ? "missing" : "'" + v + "'";
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Path file, Map<String, Object> m, String key) throws IOException {
+    Object v = m.get(key);
+    if (!(v instanceof Map<?, ?>)) {
+      throw problem(file, key + (v == null ? " is missing" : " is not an object"));
+    }
+    return (Map<String, Object>) v;
+  }
+
+  private static String string(Path file, Map<String, Object> m, String key) throws IOException {
+    Object v = m.get(key.substring(key.lastIndexOf('.') + 1));
+    if (!(v instanceof String s)) {
+      throw problem(file, key + (v == null ? " is missing" : " is not a string"));
+    }
+    return s;
+  }
+
+  private static double number(Path file, Map<String, Object> m, String key) throws IOException {
+    Object v = m.get(key.substring(key.lastIndexOf('.') + 1));
+    if (!(v instanceof Number n)) {
+      throw problem(file, key + (v == null ? " is missing" : " is not a number"));
+    }
+    return n.doubleValue();
+  }
+}
