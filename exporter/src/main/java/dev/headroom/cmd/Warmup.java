@@ -7,7 +7,7 @@ import dev.headroom.read.OshiCpuSource;
  * main thread parses the command line (about 0.2 s of picocli here): OSHI and JNA for the CPU source, and, for
  * {@code serve}, Jetty's MIME table, whose class initializer walks the JDK's locales (about 250 classes). On a
  * machine with two cores it runs beside the parse; the sampling and main threads then find it done
- * (docs/benchmarks.md, "Sixth round").
+ * (docs/benchmarks.md, "Settings that stay").
  *
  * <p>Usage: {@code Warmup.begin(args);}
  */
