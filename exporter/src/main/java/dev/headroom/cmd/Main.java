@@ -37,7 +37,6 @@ public final class Main {
 
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    Warmup.begin(args);
     Command parsed = CommandLines.parse(args, out, err);
     if (parsed.name() == null) {
       return parsed.exit();
