@@ -11,7 +11,7 @@
 #   - CPU in a second window of the same length where headroom too is scraped every second, after
 #     --each-second-warmup seconds (default: --warmup) of it scraped each second, unmeasured
 #     (every scraper keeps its connection alive, as Prometheus and vmagent do; --new-connection-per-scrape
-#     opens one per scrape instead, as rounds before the eighth did)
+#     opens one per scrape instead, as a scraper without keep-alive does)
 #   - scrape latency p50/p99 under wrk (-t1 -c4 by default), one exporter at a time in alternating rounds
 #     (median over rounds), and CPU per 1000 scrapes
 #   - headroom's RSS while --conns keep-alive connections (64) scrape it, 4 from each of 16 loopback source

@@ -22,7 +22,7 @@ HEADROOM_SCRAPE_EVERY = 15  # seconds, a usual Prometheus scrape interval; headr
 class Scraper:
     """One target's scrapes over a kept-alive connection, as Prometheus (since 2.0) and vmagent scrape: a
     new connection only after an error or the server's close. `reconnect=True` opens one per scrape instead,
-    as the rounds before the eighth measured."""
+    as a scraper without keep-alive does."""
 
     def __init__(self, port, path, reconnect=False, timeout=5.0):
         self.port, self.path, self.reconnect, self.timeout = port, path, reconnect, timeout

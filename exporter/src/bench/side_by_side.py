@@ -11,7 +11,7 @@ checks and ends with "bench: N passed, M failed".
 
 Usage: exporter/src/bench/side_by_side.py [--minutes 15] [--every 1] [--jar PATH] [--smoke]
            --variant NAME=[FLAGS] [--variant NAME=FLAGS ...]
-e.g.   --variant launcher= --variant cts25=-XX:CompileThresholdScaling=0.25 (docs/benchmarks.md, eighth round)
+e.g.   --variant launcher= --variant cts25=-XX:CompileThresholdScaling=0.25 (docs/benchmarks.md, "Tried and not taken")
        --smoke: two variants for one minute (CI runs it so this script cannot rot).
 """
 import argparse

@@ -7,7 +7,7 @@
 # and the medians; asserts no targets; ends with "bench: N passed, M failed".
 #
 # Usage: exporter/src/bench/startup.sh [--jar PATH] [--starts 3] [--extra "JVM FLAGS"] [--smoke]
-#   e.g. --extra "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0" (docs/benchmarks.md, sixth round)
+#   e.g. --extra "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0" (docs/benchmarks.md, "Tried and not taken")
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"

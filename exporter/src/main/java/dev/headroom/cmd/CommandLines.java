@@ -15,8 +15,7 @@ import picocli.CommandLine.ParseResult;
 /**
  * headroom's command line on picocli: {@code headroom [serve|check|profile|size|help] [flags]}. It answers help,
  * version and bad flags itself, runs {@code size} (a calculator that exits), and hands every other command back
- * to {@link Main} as its name and flags. Loaded only by {@link dev.headroom.config.ParseLoader}, so a serving
- * daemon does not keep picocli once it has parsed.
+ * to {@link Main} as its name and flags.
  *
  * <p>Usage: {@code Main.Command c = CommandLines.parse(new String[] {"check", "--tunnel.interface=wt0"},
  * System.out, System.err);}

@@ -145,7 +145,7 @@ public final class Daemon implements AutoCloseable {
   public static Daemon start(Config config) {
     Daemon d = new Daemon(config);
     // The baseline at once and the first rate a tenth of a second later, so a new daemon is ready (has rates)
-    // as soon as its server is (docs/benchmarks.md, "Sixth round"); byte rates divide by the measured
+    // as soon as its server is (docs/benchmarks.md, "Settings that stay"); byte rates divide by the measured
     // interval, and CPU ticks of 10 ms give that first rate's per-core busy to a tenth, replaced a second
     // later. From then on one sample per interval (see Cadence).
     d.thread.execute(d::tick);

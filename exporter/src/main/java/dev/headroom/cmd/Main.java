@@ -3,7 +3,6 @@ package dev.headroom.cmd;
 import dev.headroom.config.Config;
 import dev.headroom.config.ConfigException;
 import dev.headroom.config.ConfigParser;
-import dev.headroom.config.ParseLoader;
 import dev.headroom.serve.web.WebConfig;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -39,8 +38,7 @@ public final class Main {
 
   /**
    * A parsed command line: the command to run and its settings given as flags, or {@code name} null when the
-   * parse already answered (help, version, a bad flag, {@code size}) with exit code {@code exit}. JDK types only,
-   * so keeping it keeps nothing of the loader that parsed it.
+   * parse already answered (help, version, a bad flag, {@code size}) with exit code {@code exit}.
    */
   public record Command(String name, Map<String, String> flags, int exit) {
     /** A command line that was answered while parsing. */
@@ -51,9 +49,7 @@ public final class Main {
 
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    Warmup.begin(args);
-    // picocli parses in a loader of its own that nothing references afterwards (ParseLoader).
-    Command parsed = (Command) ParseLoader.call("dev.headroom.cmd.CommandLines", "parse", args, out, err);
+    Command parsed = CommandLines.parse(args, out, err);
     if (parsed.name() == null) {
       return parsed.exit();
     }

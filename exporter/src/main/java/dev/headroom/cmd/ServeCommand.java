@@ -34,7 +34,7 @@ public final class ServeCommand {
   /**
    * How old the served {@code jvm_*} and {@code process_*} families (and the TLS expiry) may be: collecting
    * them costs about as much as rendering all of headroom's own families, and the exporter's heap and CPU
-   * figures do not need a new value every second (docs/benchmarks.md, "Fourth round").
+   * figures do not need a new value every second (docs/benchmarks.md, "Settings that stay").
    */
   public static final Duration OWN_COST_MAX_AGE = Duration.ofSeconds(10);
 

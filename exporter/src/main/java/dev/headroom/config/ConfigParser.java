@@ -75,11 +75,8 @@ public final class ConfigParser {
   private ConfigParser() {}
 
   /** Parses a command line of setting flags only (no command word), then loads the configuration. */
-  @SuppressWarnings("unchecked")
   public static Parsed parse(String[] args) throws ConfigException {
-    // picocli parses in a loader of its own, so a daemon started this way does not keep it (ParseLoader).
-    Map<String, String> flags = (Map<String, String>) ParseLoader.call("dev.headroom.config.SettingFlags", "parse",
-        (Object) args);
+    Map<String, String> flags = SettingFlags.parse(args);
     return new Parsed(load(flags), flags);
   }
 
@@ -156,12 +153,7 @@ public final class ConfigParser {
 
   /** The nearest known key, found the way a mistyped flag's is, so both get the same suggestion. */
   private static String suggestion(String key) {
-    String near;
-    try {
-      near = (String) ParseLoader.call("dev.headroom.config.SettingFlags", "nearest", key);
-    } catch (ConfigException e) {
-      throw new IllegalStateException(e); // nearest declares none
-    }
+    String near = SettingFlags.nearest(key);
     return near.isEmpty() ? "" : "; did you mean '" + near + "'?";
   }
 

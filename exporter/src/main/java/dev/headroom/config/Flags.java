@@ -20,8 +20,6 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * value, a repeated flag, a stray argument). Values stay strings here; each command converts them, so a YAML key
  * and its flag go through the same checks.
  *
- * <p>In the daemon this class and picocli are loaded only by {@link ParseLoader}, which is dropped after the parse.
- *
  * <p>Usage: {@code CommandSpec spec = Flags.command("size", "Sizes peers."); Flags.option(spec, "--vcpus", "N",
  * "vCPUs"); Map<String, String> given = Flags.values(Flags.commandLine(spec, false).parseArgs(args));}
  */

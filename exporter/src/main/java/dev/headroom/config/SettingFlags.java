@@ -8,8 +8,7 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * The flags of {@link ConfigParser#SETTINGS} on picocli: one per setting, with the same names and defaults the
- * config file takes, so the two cannot drift apart. Loaded only by {@link ParseLoader}, so the daemon does not
- * keep picocli once its flags are parsed.
+ * config file takes, so the two cannot drift apart.
  *
  * <p>Usage: {@code CommandSpec serve = SettingFlags.withSettings(Flags.command("serve", "Serves."));}
  */

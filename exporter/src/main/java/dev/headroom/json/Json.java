@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.jr.ob.JSON;
@@ -14,17 +15,19 @@ import com.fasterxml.jackson.jr.ob.api.ExtensionContext;
 import com.fasterxml.jackson.jr.ob.api.ReaderWriterProvider;
 import com.fasterxml.jackson.jr.ob.api.ValueReader;
 import com.fasterxml.jackson.jr.ob.impl.JSONReader;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
-import java.io.Reader;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Reads the JSON documents headroom consumes ({@code netbird status --json}, Prometheus's query API) and
- * the web config's YAML into records, with jackson-jr (YAML through jackson-dataformat-yaml's parser). Fields a record does not declare are ignored (those documents belong to other
+ * Reads the JSON documents headroom consumes ({@code netbird status --json}, Prometheus's query API) into
+ * records, with jackson-jr. Fields a record does not declare are ignored (those documents belong to other
  * programs and grow), but a declared field of the wrong JSON type is an error naming the field
  * ({@code peers.details[0].latency: expected an integer, got a string}); jackson-jr on its own would turn
  * {@code "12ms"} into 0.
@@ -36,14 +39,6 @@ public final class Json {
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();
   private static final JSON JSON = binder(FACTORY).build();
-  /** Lazily: only a web config file is read this way, and only when one is configured. */
-  private static final class Yaml {
-    static final YAMLFactory FACTORY = YAMLFactory.builder()
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL) // "key:" with nothing after it is null, as in YAML
-        .build();
-    static final JSON BINDER = binder(FACTORY).enable(com.fasterxml.jackson.jr.ob.JSON.Feature.FAIL_ON_UNKNOWN_BEAN_PROPERTY).build();
-  }
 
   private static com.fasterxml.jackson.jr.ob.JSON.Builder binder(JsonFactory factory) {
     return com.fasterxml.jackson.jr.ob.JSON.builder(factory)
@@ -61,27 +56,9 @@ public final class Json {
   /** Text that is not JSON, or JSON whose shape does not fit the record; the message says where. */
   public static final class JsonException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
-    private final String path;
-    private final String problem;
 
     JsonException(String message, Throwable cause) {
-      this("", message, cause);
-    }
-
-    JsonException(String path, String problem, Throwable cause) {
-      super(path.isEmpty() ? problem : path + ": " + problem, cause);
-      this.path = path;
-      this.problem = problem;
-    }
-
-    /** The field at fault ({@code tls_server_config.cipher_suites}), "" when the text itself is bad. */
-    public String path() {
-      return path;
-    }
-
-    /** What is wrong there, without the path. */
-    public String problem() {
-      return problem;
+      super(message, cause);
     }
   }
 
@@ -91,49 +68,27 @@ public final class Json {
       throw new JsonException("invalid JSON: empty text", null);
     }
     try (JsonParser p = FACTORY.createParser(text)) {
-      return bind(JSON, type, p, false);
+      return bind(type, p);
     } catch (IOException e) {
       throw new JsonException("invalid JSON: " + e.getMessage(), e);
     }
   }
 
-  /**
-   * Binds a YAML document to {@code type} like {@link #read}, except that a key the record does not declare is an
-   * error ({@code unknown key; known here: [...]}): YAML here is the operator's own file, where a typo must not
-   * pass silently. An empty document is null.
-   *
-   * @throws IOException the reader failed
-   */
-  public static <T> T readYaml(Class<T> type, Reader text) throws IOException {
-    try (JsonParser p = Yaml.FACTORY.createParser(text)) {
-      if (p.nextToken() == null) {
-        return null;
-      }
-      return bind(Yaml.BINDER, type, p, true);
-    } catch (JsonProcessingException e) {
-      throw new JsonException(at(e.getLocation()).replace("JSON", "YAML") + e.getOriginalMessage(), e);
-    }
-  }
-
-  private static <T> T bind(JSON binder, Class<T> type, JsonParser p, boolean yaml) throws IOException {
+  private static <T> T bind(Class<T> type, JsonParser p) throws IOException {
     try {
-      T value = binder.beanFrom(type, p);
+      T value = JSON.beanFrom(type, p);
       if (p.nextToken() != null) {
         throw new JsonException(at(p.currentLocation()) + "unexpected text after the JSON value", null);
       }
       return value;
     } catch (InputCoercionException e) {
-      throw new JsonException(path(p), "out of range: " + e.getOriginalMessage(), e);
+      throw new JsonException(path(p) + ": out of range: " + e.getOriginalMessage(), e);
     } catch (JSONObjectException e) {
-      String problem = shapeProblem(e, p);
-      throw new JsonException(path(p), yaml ? problem.replace("an object", "a mapping").replace("an array", "a list")
-          : problem, e);
+      throw new JsonException(path(p) + ": " + shapeProblem(e, type, p), e);
     } catch (JsonProcessingException e) {
       throw new JsonException(at(e.getLocation()) + e.getOriginalMessage(), e);
     }
   }
-
-  private static final Pattern UNKNOWN = Pattern.compile("^Unrecognized JSON property .*\\(known properties: \\[(.*)\\]\\)");
 
   /** An untyped view (maps, lists, strings, numbers, booleans), for tests and tools that look around. */
   public static Map<String, Object> tree(String text) {
@@ -150,36 +105,68 @@ public final class Json {
     return l == null ? "invalid JSON: " : "invalid JSON at line " + l.getLineNr() + ", column " + l.getColumnNr() + ": ";
   }
 
-  private static String shapeProblem(JSONObjectException e, JsonParser p) {
-    if (e.getCause() == null && e.getOriginalMessage().startsWith("expected ")) {
-      return e.getOriginalMessage(); // from StrictScalars, already in these words
+  /**
+   * What the document holds where the record wanted something else. The wanted kind comes from the record
+   * component at the parser's position, not from the library's message.
+   */
+  private static String shapeProblem(JSONObjectException e, Class<?> root, JsonParser p) {
+    if (e instanceof WrongScalar) {
+      return e.getOriginalMessage(); // already in these words
     }
-    Matcher unknown = UNKNOWN.matcher(e.getOriginalMessage());
-    if (p.currentToken() == JsonToken.FIELD_NAME && unknown.find()) {
-      return "unknown key; known here: [" + unknown.group(1).replace("\"", "") + "]";
-    }
-    String m = e.getOriginalMessage();
-    String expected = m.contains("should get START_ARRAY") ? "an array"
-        : m.contains("should get START_OBJECT") || m.startsWith("Can not create a ")
-            || (m.startsWith("Failed to create an instance of ") && p.currentToken().isScalarValue()) ? "an object"
-        : "another type";
+    Class<?> wanted = raw(declared(root, names(p)));
+    String expected = wanted == null ? "another type"
+        : Collection.class.isAssignableFrom(wanted) ? "an array" : "an object";
     return "expected " + expected + ", got " + describe(p.currentToken());
   }
 
-  /** The parser's position as {@code peers.details[0].latency}; "(top level)" at the root. */
+  /** The parser's position, outermost first: field names, and list indexes as Integers. */
+  private static List<Object> names(JsonParser p) {
+    List<Object> out = new ArrayList<>();
+    for (JsonStreamContext c = p.getParsingContext(); c != null && !c.inRoot(); c = c.getParent()) {
+      if (c.inObject() && c.getCurrentName() != null) {
+        out.add(0, c.getCurrentName());
+      } else if (c.inArray() && c.getCurrentIndex() >= 0 && c.hasCurrentIndex()) {
+        out.add(0, c.getCurrentIndex());
+      }
+    }
+    return out;
+  }
+
+  /** The position as {@code peers.details[0].latency}; "(top level)" at the root. */
   private static String path(JsonParser p) {
     StringBuilder b = new StringBuilder();
-    for (String part : p.getParsingContext().pathAsPointer().toString().split("/")) {
-      if (part.isEmpty()) {
-        continue;
-      }
-      if (part.chars().allMatch(Character::isDigit)) {
-        b.append('[').append(part).append(']');
+    for (Object part : names(p)) {
+      if (part instanceof Integer i) {
+        b.append('[').append(i).append(']');
       } else {
-        b.append(b.length() == 0 ? "" : ".").append(part.replace("~1", "/").replace("~0", "~"));
+        b.append(b.length() == 0 ? "" : ".").append(part);
       }
     }
     return b.length() == 0 ? "(top level)" : b.toString();
+  }
+
+  /** The declared type at {@code names} below {@code t}: record components, list elements, map values. */
+  private static Type declared(Type t, List<Object> names) {
+    for (Object name : names) {
+      Class<?> c = raw(t);
+      if (c != null && (name instanceof Integer || java.util.Map.class.isAssignableFrom(c))) {
+        t = argument(t, name instanceof Integer ? 0 : 1);
+      } else if (c != null && c.isRecord()) {
+        t = Arrays.stream(c.getRecordComponents()).filter(rc -> rc.getName().equals(name)).findFirst()
+            .map(RecordComponent::getGenericType).orElse(null);
+      } else {
+        return null;
+      }
+    }
+    return t;
+  }
+
+  private static Type argument(Type t, int i) {
+    return t instanceof ParameterizedType pt ? pt.getActualTypeArguments()[i] : null;
+  }
+
+  private static Class<?> raw(Type t) {
+    return t instanceof Class<?> c ? c : t instanceof ParameterizedType pt ? (Class<?>) pt.getRawType() : null;
   }
 
   static String describe(JsonToken t) {
@@ -255,7 +242,16 @@ public final class Json {
     }
 
     private Object fail(JsonParser p, JsonToken t) throws JSONObjectException {
-      throw new JSONObjectException("expected " + expected + ", got " + describe(t));
+      throw new WrongScalar("expected " + expected + ", got " + describe(t));
+    }
+  }
+
+  /** A scalar of the wrong JSON type, told in this class's words. */
+  private static final class WrongScalar extends JSONObjectException {
+    private static final long serialVersionUID = 1L;
+
+    WrongScalar(String message) {
+      super(message);
     }
   }
 }

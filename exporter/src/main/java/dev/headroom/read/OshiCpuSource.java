@@ -18,10 +18,9 @@ import oshi.hardware.CentralProcessor;
  *
  * <p>OSHI's processor is made at the first read, on the sampling thread, not in the constructor: its first
  * start in a JVM (JNA, OSHI's classes, its processor discovery) takes about 0.2 s here, and the daemon's main
- * thread starts the HTTP server meanwhile. {@link #prepare()} pays that start earlier, on a thread of the
- * caller's. Each source discovers the processor anew, so a reload sees cores onlined since the last one. A
- * processor that cannot be made fails the read with the reason, and the next read tries again. One thread
- * reads at a time (the sampler's).
+ * thread starts the HTTP server meanwhile. Each source discovers the processor anew, so a reload sees cores
+ * onlined since the last one. A processor that cannot be made fails the read with the reason, and the next read
+ * tries again. One thread reads at a time (the sampler's).
  *
  * <p>Usage: {@code CpuSource cpu = new OshiCpuSource(Path.of("/sys"));}
  */
@@ -31,18 +30,6 @@ public final class OshiCpuSource implements CpuSource {
 
   public OshiCpuSource(Path sysfsRoot) {
     this.sysfs = sysfsRoot;
-  }
-
-  /**
-   * Loads OSHI and JNA and runs one processor discovery on the calling thread, so a source made later starts
-   * in milliseconds; never throws (a failure shows at the first read).
-   */
-  public static void prepare() {
-    try {
-      newProcessor();
-    } catch (RuntimeException | LinkageError e) {
-      // the first read reports it
-    }
   }
 
   private static CentralProcessor newProcessor() {

@@ -31,8 +31,8 @@ final class ServerCapacity {
   /**
    * Jetty pads its task queue to the CPU cache line. Unless told how many references fill a line, its
    * {@code MemoryUtils} asks the JVM through the platform MBean server, which registers every platform MXBean:
-   * about 200 JMX classes and their metadata in a process that serves no JMX (docs/benchmarks.md, "Fourth
-   * round"). 16 is the answer for compressed references (any heap under 32 GiB) and 64-byte lines; a wrong
+   * about 200 JMX classes and their metadata in a process that serves no JMX (docs/benchmarks.md, "Settings
+   * that stay"). 16 is the answer for compressed references (any heap under 32 GiB) and 64-byte lines; a wrong
    * answer would only change padding.
    */
   private static final String REFERENCES_PER_CACHE_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";

@@ -1,6 +1,5 @@
 package dev.headroom.serve.web;
 
-import dev.headroom.json.Json;
 import dev.headroom.serve.web.WebConfig.ClientAuth;
 import dev.headroom.serve.web.WebConfig.Tls;
 import dev.headroom.serve.web.WebConfig.TlsVersion;
@@ -19,6 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads and validates an exporter-toolkit web config file, failing at start with an error that names the
@@ -39,21 +44,10 @@ import java.util.stream.Collectors;
  */
 public final class WebConfigParser {
   /** The file's keys, as the exporter-toolkit spells them. */
-  record File(TlsFile tls_server_config, Map<String, String> basic_auth_users) {}
+  private static final List<String> TOP_KEYS = List.of("tls_server_config", "basic_auth_users");
 
-  record TlsFile(
-      String cert_file,
-      String key_file,
-      String client_auth_type,
-      String client_ca_file,
-      String min_version,
-      String max_version,
-      Boolean prefer_server_cipher_suites) {
-    boolean empty() {
-      return cert_file == null && key_file == null && client_auth_type == null && client_ca_file == null
-          && min_version == null && max_version == null && prefer_server_cipher_suites == null;
-    }
-  }
+  private static final List<String> TLS_KEYS = List.of("cert_file", "key_file", "client_auth_type", "client_ca_file",
+      "min_version", "max_version", "prefer_server_cipher_suites");
 
   /** Keys the exporter-toolkit knows that headroom deliberately does not implement. */
   private static final Map<String, String> UNSUPPORTED =
@@ -77,22 +71,19 @@ public final class WebConfigParser {
   public static WebConfig parse(Path file) {
     Path abs = file.toAbsolutePath().normalize();
     Context c = new Context(abs);
-    File root;
+    Object root;
     try (Reader r = Files.newBufferedReader(abs, StandardCharsets.UTF_8)) {
-      root = Json.readYaml(File.class, r);
+      LoaderOptions options = new LoaderOptions();
+      options.setAllowDuplicateKeys(false); // the operator's own file: a key given twice is a mistake
+      root = new Yaml(new SafeConstructor(options)).load(r);
     } catch (NoSuchFileException e) {
       throw new WebConfigException(abs + ": web config file does not exist");
     } catch (AccessDeniedException e) {
       throw new WebConfigException(abs + ": web config file is not readable (permission denied)");
     } catch (IOException e) {
       throw new WebConfigException(abs + ": cannot read web config file: " + e.getMessage(), e);
-    } catch (Json.JsonException e) {
-      if (e.path().isEmpty()) {
-        throw new WebConfigException(abs + ": not valid YAML: " + e.getMessage().replace('\n', ' '), e);
-      }
-      String reason = UNSUPPORTED.get(e.path());
-      throw c.error(e.path(), reason == null ? e.problem()
-          : "exporter-toolkit key not supported by headroom (" + reason + ")");
+    } catch (YAMLException e) {
+      throw new WebConfigException(abs + ": not valid YAML: " + problem(e), e);
     }
     return c.config(root);
   }
@@ -102,22 +93,58 @@ public final class WebConfigParser {
       return new WebConfigException(file + ": " + key + ": " + problem);
     }
 
-    WebConfig config(File root) {
+    WebConfig config(Object root) {
       if (root == null) {
         return WebConfig.NONE; // an empty file means plain HTTP, as in the exporter-toolkit
       }
-      Optional<Tls> tls = tls(root.tls_server_config());
-      Map<String, String> users = users(root.basic_auth_users());
+      Map<String, Object> top = mapping("", root, TOP_KEYS);
+      Optional<Tls> tls = tls(top.get("tls_server_config"));
+      Map<String, String> users = users(top.get("basic_auth_users"));
       return new WebConfig(tls, users);
     }
 
-    Optional<Tls> tls(TlsFile m) {
+    /**
+     * {@code node} as a mapping of the given keys; "key:" with nothing after it is an absent mapping. A key the
+     * file may not hold is an error: YAML here is the operator's own file, where a typo must not pass silently.
+     */
+    Map<String, Object> mapping(String key, Object node, List<String> known) {
+      if (node == null) {
+        return Map.of();
+      }
+      if (!(node instanceof Map<?, ?> m)) {
+        throw error(key.isEmpty() ? "(top level)" : key, "expected a mapping, got " + describe(node));
+      }
+      Map<String, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        String name = String.valueOf(e.getKey());
+        String path = key.isEmpty() ? name : key + "." + name;
+        if (known != null && !known.contains(name)) {
+          String reason = UNSUPPORTED.get(path);
+          throw error(path, reason == null ? "unknown key; known here: " + known
+              : "exporter-toolkit key not supported by headroom (" + reason + ")");
+        }
+        out.put(name, e.getValue());
+      }
+      return out;
+    }
+
+    Optional<Tls> tls(Object node) {
       String k = "tls_server_config";
-      if (m == null || m.empty()) {
+      Map<String, Object> m = mapping(k, node, TLS_KEYS);
+      Map<String, String> s = new LinkedHashMap<>();
+      for (String name : List.of("cert_file", "key_file", "client_auth_type", "client_ca_file", "min_version",
+          "max_version")) {
+        s.put(name, text(k + "." + name, m.get(name)));
+      }
+      Object prefer = m.get("prefer_server_cipher_suites");
+      if (prefer != null && !(prefer instanceof Boolean)) {
+        throw error(k + ".prefer_server_cipher_suites", "expected true or false, got " + describe(prefer));
+      }
+      if (prefer == null && s.values().stream().allMatch(v -> v == null)) {
         return Optional.empty();
       }
-      Path cert = path(k + ".cert_file", m.cert_file());
-      Path key = path(k + ".key_file", m.key_file());
+      Path cert = path(k + ".cert_file", s.get("cert_file"));
+      Path key = path(k + ".key_file", s.get("key_file"));
       List<X509Certificate> chain = read(k + ".cert_file", cert, Pem::certificates);
       PrivateKey pk = read(k + ".key_file", key, Pem::privateKey);
       try {
@@ -127,8 +154,8 @@ public final class WebConfigParser {
       }
 
       ClientAuth auth = ClientAuth.NoClientCert;
-      if (m.client_auth_type() != null) {
-        String name = string(k + ".client_auth_type", m.client_auth_type());
+      if (s.get("client_auth_type") != null) {
+        String name = string(k + ".client_auth_type", s.get("client_auth_type"));
         auth =
             Arrays.stream(ClientAuth.values())
                 .filter(a -> a.name().equals(name))
@@ -140,8 +167,8 @@ public final class WebConfigParser {
                                 + Arrays.stream(ClientAuth.values()).map(Enum::name).collect(Collectors.joining(", "))));
       }
       Optional<Path> ca = Optional.empty();
-      if (m.client_ca_file() != null) {
-        Path caPath = path(k + ".client_ca_file", m.client_ca_file());
+      if (s.get("client_ca_file") != null) {
+        Path caPath = path(k + ".client_ca_file", s.get("client_ca_file"));
         read(k + ".client_ca_file", caPath, Pem::certificates);
         ca = Optional.of(caPath);
         if (!auth.request) {
@@ -152,8 +179,8 @@ public final class WebConfigParser {
       if (auth.verify && ca.isEmpty()) {
         throw error(k + ".client_ca_file", "required by client_auth_type " + auth.name());
       }
-      TlsVersion min = version(k + ".min_version", m.min_version()).orElse(TlsVersion.TLS12);
-      Optional<TlsVersion> max = version(k + ".max_version", m.max_version());
+      TlsVersion min = version(k + ".min_version", s.get("min_version")).orElse(TlsVersion.TLS12);
+      Optional<TlsVersion> max = version(k + ".max_version", s.get("max_version"));
       if (max.isPresent() && max.get().compareTo(min) < 0) {
         throw error(k + ".max_version", max.get() + " is below min_version " + min);
       }
@@ -174,13 +201,10 @@ public final class WebConfigParser {
       };
     }
 
-    Map<String, String> users(Map<String, String> m) {
+    Map<String, String> users(Object node) {
       String k = "basic_auth_users";
-      if (m == null) {
-        return Map.of();
-      }
       Map<String, String> users = new LinkedHashMap<>();
-      for (Map.Entry<String, String> e : m.entrySet()) {
+      for (Map.Entry<String, Object> e : mapping(k, node, null).entrySet()) {
         String user = e.getKey();
         String key = k + "." + user;
         if (user.isEmpty()) {
@@ -189,7 +213,7 @@ public final class WebConfigParser {
         if (user.contains(":")) {
           throw error(key, "user names cannot contain ':' (basic auth splits on it)");
         }
-        String hash = string(key, e.getValue());
+        String hash = string(key, text(key, e.getValue()));
         try {
           Bcrypt.parse(hash);
         } catch (IllegalArgumentException ex) {
@@ -198,6 +222,14 @@ public final class WebConfigParser {
         users.put(user, hash);
       }
       return users;
+    }
+
+    /** A scalar that must be text: null when absent, an error naming what was there instead. */
+    String text(String key, Object node) {
+      if (node != null && !(node instanceof String)) {
+        throw error(key, "expected a string, got " + describe(node));
+      }
+      return (String) node;
     }
 
     String string(String key, String node) {
@@ -237,5 +269,34 @@ public final class WebConfigParser {
         throw error(key, p + ": " + e.getMessage());
       }
     }
+  }
+
+  /** Where and what, from the parser's mark and problem rather than its multi-line message. */
+  private static String problem(YAMLException e) {
+    if (e instanceof MarkedYAMLException m && m.getProblemMark() != null) {
+      Mark at = m.getProblemMark();
+      return "line " + (at.getLine() + 1) + ", column " + (at.getColumn() + 1) + ": " + m.getProblem();
+    }
+    return e.getMessage().lines().findFirst().orElse("");
+  }
+
+  /** What a YAML node is, in the file's own terms. */
+  static String describe(Object node) {
+    if (node instanceof Map<?, ?>) {
+      return "a mapping";
+    }
+    if (node instanceof List<?>) {
+      return "a list";
+    }
+    if (node instanceof Boolean) {
+      return "a boolean";
+    }
+    if (node instanceof Integer || node instanceof Long || node instanceof java.math.BigInteger) {
+      return "an integer";
+    }
+    if (node instanceof Number) {
+      return "a fraction";
+    }
+    return node == null ? "nothing" : "a " + node.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
   }
 }

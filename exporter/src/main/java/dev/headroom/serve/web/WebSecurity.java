@@ -117,7 +117,7 @@ public final class WebSecurity {
           http.setSendXPoweredBy(false);
           // No per-connection header cache: from a connection's second request Jetty keeps a trie of its
           // header fields, 96 KiB of char[] for the default 1,024 entries, to skip re-parsing a few short
-          // lines; 64 scrapers' connections held 6.3 MiB of them (docs/benchmarks.md, "Fourth round").
+          // lines; 64 scrapers' connections held 6.3 MiB of them (docs/benchmarks.md, "Settings that stay").
           http.setHeaderCacheSize(0);
         });
     config.jetty.addConnector((server, http) -> connector(config, server, http, ssl, limits, refusals));

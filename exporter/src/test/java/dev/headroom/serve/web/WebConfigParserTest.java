@@ -179,7 +179,8 @@ class WebConfigParserTest {
 
   @Test
   void yamlMistakesAreReported() throws Exception {
-    assertTrue(error("basic_auth_users:\n  a: " + HASH + "\n  a: " + HASH + "\n").contains("not valid YAML"));
+    String dup = error("basic_auth_users:\n  a: " + HASH + "\n  a: " + HASH + "\n");
+    assertTrue(dup.contains("not valid YAML: line 3, column 3: found duplicate key a"), dup);
     assertTrue(error("- just\n- a list\n").contains("(top level): expected a mapping, got a list"));
     assertTrue(error("tls_server_config: yes\n").contains("tls_server_config: expected a mapping"));
   }
