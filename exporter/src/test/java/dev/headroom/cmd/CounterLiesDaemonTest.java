@@ -47,7 +47,7 @@ class CounterLiesDaemonTest {
     running = ServeCommand.start(ConfigParser.parse(new String[] {
         "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
         "--sample.interval=100ms", "--sample.peak-window=5s", "--path.rundir=" + dir.resolve("run"),
-        "--netbird.interval=0s"}).config());
+        "--netbird.interval=0s", "--census.interval=0s"}).config());
     port = running.server().port();
   }
 

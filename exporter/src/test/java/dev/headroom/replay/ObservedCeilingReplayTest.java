@@ -68,7 +68,8 @@ class ObservedCeilingReplayTest {
     List<String> args = new ArrayList<>(List.of(
         "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + peer.tree().sys(), "--path.procfs=" + peer.tree().proc(),
         "--path.cgroupfs=" + peer.cgroup(), "--sample.interval=1s", "--path.rundir=" + dir.resolve("run"),
-        "--netbird.interval=0s", "--profile.file=" + dir.resolve("none.properties"), "--path.state=" + state,
+        "--netbird.interval=0s", "--census.interval=0s", "--profile.file=" + dir.resolve("none.properties"),
+        "--path.state=" + state,
         "--ceiling.learn-after=" + LEARN_AFTER));
     args.addAll(List.of(flags));
     running = ServeCommand.start(ConfigParser.parse(args.toArray(String[]::new)).config());

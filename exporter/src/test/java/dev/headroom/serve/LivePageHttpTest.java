@@ -32,7 +32,7 @@ class LivePageHttpTest {
     tree = FixtureTree.copy("kernel", dir);
     running = ServeCommand.start(ConfigParser.parse(new String[] {
         "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
-        "--sample.interval=100ms"}).config());
+        "--sample.interval=100ms", "--netbird.interval=0s", "--census.interval=0s"}).config());
     port = running.server().port();
     await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.get(port, "/-/ready").statusCode() == 200);
   }
@@ -120,7 +120,7 @@ class LivePageHttpTest {
         "basic_auth_users:\n  viewer: $2y$04$..rQpyWFaYj7eJyNmTpEBefxDd76yj8a4nC9qkuVsDWjCE7th8Rr.\n");
     try (ServeCommand.Running guarded = ServeCommand.start(ConfigParser.parse(new String[] {
         "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
-        "--sample.interval=100ms", "--web.config.file=" + web}).config())) {
+        "--sample.interval=100ms", "--netbird.interval=0s", "--census.interval=0s", "--web.config.file=" + web}).config())) {
       int p = guarded.server().port();
       String auth = "Basic " + java.util.Base64.getEncoder().encodeToString("viewer:secret".getBytes());
       for (String path : new String[] {"/", "/static/live.js", "/static/live.css", "/api/v1/history", "/api/v1/status"}) {

@@ -123,7 +123,7 @@ class MetricsEndpointTest {
     FixtureTree tree = FixtureTree.copy("kernel", dir);
     try (ServeCommand.Running r = ServeCommand.start(ConfigParser.parse(new String[] {
         "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
-        "--sample.interval=100ms"}).config())) {
+        "--sample.interval=100ms", "--netbird.interval=0s", "--census.interval=0s"}).config())) {
       int port = r.server().port();
       await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.get(port, "/-/ready").statusCode() == 200);
 
