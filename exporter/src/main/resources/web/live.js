@@ -58,6 +58,7 @@
       set(d + '.peak', t.peak_bytes_per_second == null ? 'none yet'
         : gbps(t.peak_bytes_per_second) + ' Gbps' + (j.peak_utilization == null ? '' : ' (' + pct(j.peak_utilization) + ')'));
       set(d + '.reason', j.reason || '');
+      set(d + '.spare', j.spare_words ? cap(j.spare_words) : '');
       set(d + '.basis', j.ceiling_basis || '');
       document.querySelector('[data-dir="' + d + '"]').setAttribute('data-verdict', j.verdict || 'pending');
       document.querySelector('[data-w="' + d + '.util"]').style.width = Math.min(100, (j.utilization || 0) * 100) + '%';
