@@ -701,6 +701,12 @@ scrape_configs:
         allowed = f"0-{os.cpu_count() - 1}"
         expected = ("wireguard-go pinned to one core, iperf3 --bidir -P 2: within 40 s neither direction reads "
                     "headroom, held over 5 more s, and each direction's spare under 15 % of its ceiling")
+        def idle():
+            v = ((status_json() or {}).get("verdict") or {})
+            return all((v.get(d) or {}).get("verdict") == "headroom" for d in ("download", "upload"))
+
+        # A verdict left from the scenario before (its hog, its load) must clear first: this one's comes from here.
+        wait_until("both directions idle before the bidirectional load", idle, 20, interval=0.5)
         run(["taskset", "-a", "-p", "-c", core, str(pid)])
         try:
             t0 = time.monotonic()
