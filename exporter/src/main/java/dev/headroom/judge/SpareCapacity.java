@@ -11,7 +11,9 @@ import java.util.Map;
  * model (docs/verdict.md, "Spare capacity"): where the cores are the limit the two directions share them, so the
  * fractions of the ceilings add ({@code down/ceil_down + up/ceil_up} reaches about 1 at saturation); the share of
  * the CPU in use is that sum or the measured busy share of the usable cores, whichever is larger; the CPU's spare
- * is what is left of it, in this direction's ceiling. The spare is also held by the direction's own limit (its
+ * is what is left of it, in this direction's ceiling. Where the datapath's own CPU is measured and it spends more
+ * per byte than the ceilings assume (a slower CPU than the table's, a datapath confined to fewer cores), the
+ * ceilings are scaled down to what that cost allows before the spare is read from them. The spare is also held by the direction's own limit (its
  * ceiling minus its rate: the decrypt knee, the userspace plateau, a NIC-capped ceiling) and by the underlay's room
  * on the side that carries it, less the WireGuard headers. Past the kernel knee (more than
  * {@value ReferenceProfile#KNEE_CORES} cores) the fractions do not add: upload stops spreading over cores while
@@ -60,6 +62,15 @@ public final class SpareCapacity {
     public static final Spare UNKNOWN = new Spare(Double.NaN, Bound.UNKNOWN, Double.NaN);
   }
 
+  /** The datapath's share of its cores from which its CPU per byte is taken as its cost, not as fixed overhead. */
+  static final double MIN_DATAPATH_SHARE = 0.1;
+
+  /** {@link #spare(double, double, double, double, double, double, boolean, double)} without a datapath CPU reading. */
+  public static Spare spare(double rate, double otherRate, double ceiling, double otherCeiling, double busyShare,
+      boolean fractionsAdd, double underlaySpare) {
+    return spare(rate, otherRate, ceiling, otherCeiling, busyShare, Double.NaN, fractionsAdd, underlaySpare);
+  }
+
   /**
    * The spare of one direction.
    *
@@ -67,25 +78,38 @@ public final class SpareCapacity {
    * @param otherRate     the other direction's tunnel rate, bytes/s
    * @param ceiling       this direction's ceiling, bytes/s
    * @param otherCeiling  the other direction's ceiling, bytes/s
-   * @param busyShare     busy share of the cores the datapath can use (0..1), NaN when unknown
+   * @param busyShare     busy share of the cores the datapath can use (0..1), other work included; NaN when unknown
+   * @param datapathShare the datapath's own CPU over the cores it can use (0..1); NaN when unknown
    * @param fractionsAdd  the directions share the cores (false past the kernel knee)
    * @param underlaySpare inner bytes/s the underlay can still carry on this direction's side; NaN when unknown
    */
   public static Spare spare(double rate, double otherRate, double ceiling, double otherCeiling, double busyShare,
-      boolean fractionsAdd, double underlaySpare) {
+      double datapathShare, boolean fractionsAdd, double underlaySpare) {
     if (!known(rate) || !known(otherRate) || !positive(ceiling) || !positive(otherCeiling)) {
       return Spare.UNKNOWN;
     }
     double own = rate / ceiling;
     double other = otherRate / otherCeiling;
+    double sum = own + other;
+    // The CPU the datapath itself spends on these bytes, when more than the ceilings say they cost: the ceilings
+    // are too high for this CPU by that ratio (its own CPU, so other work on the peer does not enter the cost).
+    double scale = 1;
+    if (fractionsAdd && !Double.isNaN(datapathShare) && datapathShare >= MIN_DATAPATH_SHARE && sum > 0
+        && datapathShare > sum) {
+      scale = sum / datapathShare;
+    }
+    double effective = ceiling * scale;
     // Past the knee each direction has its own limit and the CPU is read from the cores; without a CPU reading
     // the larger fraction is the least the CPU can be carrying.
-    double load = fractionsAdd ? own + other : Double.isNaN(busyShare) ? Math.max(own, other) : 0;
+    double load = fractionsAdd ? sum / scale : Double.isNaN(busyShare) ? Math.max(own, other) : 0;
     if (!Double.isNaN(busyShare)) {
       load = Math.max(load, busyShare);
     }
-    double cpu = Math.max(0, 1 - load) * ceiling;
-    double ownLimit = Math.max(0, ceiling - rate);
+    if (!Double.isNaN(datapathShare)) {
+      load = Math.max(load, datapathShare);
+    }
+    double cpu = Math.max(0, 1 - load) * effective;
+    double ownLimit = Math.max(0, effective - rate);
     double spare = cpu;
     Bound bound = Bound.CPU;
     if (ownLimit < spare) {
@@ -108,27 +132,33 @@ public final class SpareCapacity {
       Ceiling oc = ceilings.get(other);
       out.put(d, o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN
           : spare(o.throughput(d), o.throughput(other), c.bytesPerSecond(), oc.bytesPerSecond(), busyShare(o),
-              fractionsAdd(o), underlaySpare(o, d)));
+              datapathShare(o), fractionsAdd(o), underlaySpare(o, d)));
     }
     return Collections.unmodifiableMap(out);
   }
 
   /**
-   * The busy share of the CPU the datapath can use: all busy cores over the peer's (quota-aware) cores; for the
-   * userspace datapath also its own CPU over the cores it can keep busy, whichever is larger. NaN when unknown.
+   * The busy share of the CPU the datapath can use, other work included: all busy cores over the peer's
+   * (quota-aware) cores; for a userspace datapath confined to some cores (affinity), those cores' busy share.
+   * NaN when unknown.
    */
   static double busyShare(Observation o) {
+    if (o.datapath() == Datapath.USERSPACE && !Double.isNaN(o.datapathAllowedBusy())) {
+      return Math.min(1, o.datapathAllowedBusy());
+    }
     double peer = Classifier.peerCores(o);
     double total = o.totalBusyCores();
-    double share = Double.isNaN(total) || !(peer > 0) ? Double.NaN : total / peer;
-    if (o.datapath() == Datapath.USERSPACE && !Double.isNaN(o.datapathCpuCores())) {
-      double usable = Classifier.usableCores(o);
-      if (usable > 0) {
-        double own = o.datapathCpuCores() / usable;
-        share = Double.isNaN(share) ? own : Math.max(share, own);
-      }
-    }
-    return Double.isNaN(share) ? share : Math.min(1, share);
+    return Double.isNaN(total) || !(peer > 0) ? Double.NaN : Math.min(1, total / peer);
+  }
+
+  /**
+   * The datapath's own CPU (the userspace process, or the kernel's softirq and WireGuard threads) over the cores it
+   * can keep busy; NaN when unknown.
+   */
+  static double datapathShare(Observation o) {
+    double usable = Classifier.usableCores(o);
+    double dp = o.datapathCpuCores();
+    return Double.isNaN(dp) || !(usable > 0) ? Double.NaN : Math.min(1, dp / usable);
   }
 
   /** The directions share the cores, except kernel WireGuard past the knee, where decryption stops spreading. */

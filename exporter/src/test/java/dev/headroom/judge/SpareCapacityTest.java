@@ -123,10 +123,38 @@ class SpareCapacityTest {
     // wireguard-go on 8 cores keeps ~4 busy: 3.6 of them is 90 % of its CPU though the box is under half busy.
     Observation o = Observation.builder(Datapath.USERSPACE, 8).coreBusy(cores(8, 0.45)).datapathCpuCores(3.6)
         .throughput(2 * G, 0.5 * G).build();
-    assertEquals(0.9, SpareCapacity.busyShare(o), 1e-9);
+    assertEquals(0.45, SpareCapacity.busyShare(o), 1e-9);
+    assertEquals(0.9, SpareCapacity.datapathShare(o), 1e-9);
     Spare down = SpareCapacity.of(o, ceilings(6.8, 3.7)).get(DOWNLOAD);
-    assertEquals(0.1 * 6.8, down.bytesPerSecond() / G, 1e-9);
+    // 90 % of its cores for 2 / 0.5 Gbps, which the ceilings price at 43 %: a tenth left, at that cost.
+    double priced = 2 / 6.8 + 0.5 / 3.7;
+    assertEquals(0.1 * 6.8 * priced / 0.9, down.bytesPerSecond() / G, 1e-9);
     assertTrue(SpareCapacity.fractionsAdd(o), "both directions share wireguard-go's cores");
+  }
+
+  @Test
+  void aDatapathCostingMorePerByteThanTheCeilingsSayScalesThemToWhatItsCpuAllows() {
+    // wireguard-go confined to 1 of 2 cores on 1 GbE (945 Mbit/s ceilings), at half the 635 Mbit/s it really
+    // plateaus at: it uses half its core, the ceilings would price that load at a third.
+    Observation o = Observation.builder(Datapath.USERSPACE, 2).lineRate(1 * G).underlayUtilization(0.34, 0.01)
+        .coreBusy(0.55, 0.3).datapathCpuCores(0.5).datapathCpuLimitCores(1).datapathAllowedBusy(0.55)
+        .throughput(0.3175 * G, 0.01 * G).build();
+    Spare down = SpareCapacity.of(o, ceilings(0.945, 0.945)).get(DOWNLOAD);
+    double priced = (0.3175 + 0.01) / 0.945;
+    assertEquals(0.45 * 0.945 * priced / 0.5, down.bytesPerSecond() / G, 1e-9, "its core 55 % busy: 45 % left");
+    assertEquals(0.3175, down.bytesPerSecond() / G, 0.1 * 0.3175, "about the half plateau it can still add");
+  }
+
+  @Test
+  void aDatapathBarelyBusyIsOverheadNotACostPerByte() {
+    Spare s = SpareCapacity.spare(0.001 * G, 0, 10 * G, 10 * G, 0.05, 0.05, true, NONE);
+    assertEquals(0.95 * 10, s.bytesPerSecond() / G, 1e-9, "keepalives at idle do not shrink the ceiling");
+  }
+
+  @Test
+  void pastTheKneeTheDatapathsCostDoesNotScaleTheCeilings() {
+    Spare down = SpareCapacity.spare(0.4 * G, 14.5 * G, 25 * G, 15 * G, 0.28, 0.6, false, NONE);
+    assertEquals(0.4 * 25, down.bytesPerSecond() / G, 1e-9, "the datapath's 60 % is the load, not a price");
   }
 
   @Test
