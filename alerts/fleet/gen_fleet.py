@@ -26,7 +26,7 @@ OUTAGE = 20 * 60          # exporters in ONE_SCRAPE / NONE_UP stop answering thi
 SITES = 10
 # (download Gbps, upload Gbps) for 1, 2, 4, 8, 16 vCPUs, kernel WireGuard, MTU 1280.
 CEILINGS_GBPS = [(2, 2), (3, 3), (7, 4), (13, 11), (20, 15)]
-VERDICTS = ["headroom", "cpu_bound", "link_bound", "single_tunnel_bound"]
+VERDICTS = ["headroom", "cpu_bound", "link_bound", "single_tunnel_bound", "no_datapath"]
 DATAPATHS = ["kernel", "userspace", "absent"]
 
 
@@ -102,6 +102,16 @@ def peer(instance, network, site, ceil_dl, ceil_ul, dl, ul, tunnel_up=1, scraped
             "scraped_until": float("inf") if scraped_until is None else scraped_until, "datapath": datapath}
 
 
+def verdict(p):
+    """Every generated peer has room; one whose tunnel is gone has no datapath to judge."""
+    return "headroom" if p["tunnel_up"] else "no_datapath"
+
+
+def spare(p, ceiling_key):
+    """(1 - download/its ceiling - upload/its ceiling) of the direction's ceiling, as the exporter models it."""
+    return max(0.0, 1 - p["dl"] / p["ceil_dl"] - p["ul"] / p["ceil_ul"]) * p[ceiling_key]
+
+
 def families(fleet_peers, origin, with_up=True):
     """Yields (family, type, [(labels, value function of (peer, t) or None when absent, peer), ...]).
     `origin` is the time the byte counters started from 1e6. The exporter serves all but `up`."""
@@ -127,15 +137,20 @@ def families(fleet_peers, origin, with_up=True):
         for p in fleet_peers for d, k in (("download", "ceil_dl"), ("upload", "ceil_ul"))]
     yield "headroom_verdict", "gauge", [
         (base(p, direction=d, verdict=v),
-         (lambda v: lambda p, t: (1 if v == "headroom" else 0) if live(p, t) else None)(v), p)
+         (lambda v: lambda p, t: (1 if v == verdict(p) else 0) if live(p, t) else None)(v), p)
         for p in fleet_peers for d in ("download", "upload") for v in VERDICTS]
+    # The exporter's spare: the ceiling fractions add on one CPU; absent without a tunnel.
+    yield "headroom_spare_bytes_per_second", "gauge", [
+        (base(p, direction=d), (lambda key: lambda p, t: spare(p, key) if live(p, t) and p["tunnel_up"] else None)(k),
+         p)
+        for p in fleet_peers for d, k in (("download", "ceil_dl"), ("upload", "ceil_ul"))]
     yield "headroom_datapath", "gauge", [
         (base(p, datapath=dp),
          (lambda dp: lambda p, t: (1 if p["datapath"] == dp else 0) if live(p, t) else None)(dp), p)
         for p in fleet_peers for dp in DATAPATHS]
 
 
-SERIES_PER_PEER = 1 + 1 + 1 + 1 + 2 + 2 + 8 + 3     # the families above, per peer
+SERIES_PER_PEER = 1 + 1 + 1 + 1 + 2 + 2 + 10 + 2 + 3     # the families above, per peer
 
 
 def openmetrics_lines(fleet_peers, times):

@@ -433,6 +433,12 @@ scrape_configs:
             argv += ["-b", bitrate]
         return self.procs.start(name, argv)
 
+    def iperf_bidir(self, name, port, seconds, streams=2, ns=NS_CLIENT):
+        """Both directions at once on one connection set (iperf3 --bidir): download and upload share the peer."""
+        argv = ["ip", "netns", "exec", ns, "iperf3", "-c", LAN_HOST, "-p", str(port), "-t", str(seconds),
+                "-J", "--connect-timeout", "3000", "--bidir", "-P", str(streams)]
+        return self.procs.start(name, argv)
+
     def iperf_result(self, name, timeout):
         p = self.procs.procs[name]
         try:
@@ -693,6 +699,67 @@ scrape_configs:
             run(["taskset", "-a", "-p", "-c", allowed, str(pid)], check=False)
 
         self.bound_scenario(4, "CPU-bound", "cpu_bound", "HeadroomPeerCpuBound", setup, teardown, 5203, LINE_RATE)
+
+    def s10_bidir_one_core(self):
+        """Both directions driven at once through a wireguard-go pinned to one core: that core carries both, so
+        neither direction may read headroom, and the spare headroom reports must be small both ways."""
+        pid = wg_peer_pid(self.state_dir)
+        core = str(os.cpu_count() - 1)
+        allowed = f"0-{os.cpu_count() - 1}"
+        expected = ("wireguard-go pinned to one core, iperf3 --bidir -P 2: within 40 s neither direction reads "
+                    "headroom, held over 5 more s, and each direction's spare under 15 % of its ceiling")
+        def idle():
+            v = ((status_json() or {}).get("verdict") or {})
+            return all((v.get(d) or {}).get("verdict") == "headroom" for d in ("download", "upload"))
+
+        # A verdict left from the scenario before (its hog, its load) must clear first: this one's comes from here.
+        wait_until("both directions idle before the bidirectional load", idle, 20, interval=0.5)
+        run(["taskset", "-a", "-p", "-c", core, str(pid)])
+        try:
+            t0 = time.monotonic()
+            self.iperf_bidir("iperf-bidir", 5205, 60)
+
+            def reading():
+                st = status_json()
+                v = (st or {}).get("verdict") or {}
+                if "download" not in v or "upload" not in v:
+                    return None
+                return {d: (v[d]["verdict"], v[d]["cause"], v[d].get("spare_bytes_per_second"),
+                            v[d]["ceiling_bytes_per_second"]) for d in ("download", "upload")}
+
+            def small(r, d):
+                spare, ceiling = r[d][2], r[d][3]
+                return spare is not None and ceiling and spare < 0.15 * ceiling
+
+            def settled():
+                r = reading()
+                return r if r and all(r[d][0] != "headroom" and small(r, d) for d in r) else None
+
+            first, _ = wait_until("both directions bound with little spare", settled, 40, interval=0.5)
+            ttv = time.monotonic() - t0
+            # Held, not passed through: five more seconds of readings, and the tunnel's own rates over them.
+            b0, w0 = sysfs_bytes(), time.monotonic()
+            held = []
+            for _ in range(10):
+                time.sleep(0.5)
+                held.append(reading())
+            b1, w1 = sysfs_bytes(), time.monotonic()
+            rates = {d: (b1[d] - b0[d]) / (w1 - w0) for d in b0}
+            held_ok = first is not None and all(
+                r and all(r[d][0] != "headroom" and small(r, d) for d in r) for r in held)
+            last = held[-1] if held and held[-1] else first or reading() or {}
+            observed = "; ".join(
+                f"{d} {last[d][0]} ({last[d][1]}), spare "
+                f"{'unknown' if last[d][2] is None else f'{last[d][2] * 8 / 1e6:.0f} Mbit/s'} of a "
+                f"{last[d][3] * 8 / 1e6:.0f} Mbit/s ceiling, wt0 {rates[d] * 8 / 1e6:.0f} Mbit/s"
+                for d in ("download", "upload") if d in last) or "no verdict read"
+            observed += "" if first else " (not reached within 40 s)"
+            observed += "" if held_ok or not first else " (did not hold over 5 s)"
+            self.record(10, _TITLES[10], held_ok, expected, observed,
+                        f"{ttv:.1f} s" if first else "not reached in 40 s")
+        finally:
+            self.procs.stop("iperf-bidir")
+            run(["taskset", "-a", "-p", "-c", allowed, str(pid)], check=False)
 
     def s6_restart(self):
         expected = ("wt0 recreated under load: no negative throughput sample, none above 1.5 x the pre-restart "
@@ -1133,7 +1200,8 @@ scrape_configs:
         self.start_headroom(LINE_RATE)
         self.start_prometheus()
         steps = [self.s5_idle_and_light, self.s1_s2_s7_direction_accuracy_datapath, self.s8_census,
-                 self.s4_cpu_bound, self.s6_restart, self.s3_link_bound, self.s9_profile, self.s12_observed_ceiling]
+                 self.s4_cpu_bound, self.s10_bidir_one_core, self.s6_restart, self.s3_link_bound, self.s9_profile,
+                 self.s12_observed_ceiling]
         only = selected()
         if only:
             steps = [st for st in steps if set(_STEP_SCENARIOS[st.__name__]) & only]
@@ -1155,10 +1223,10 @@ scrape_configs:
 
 
 _TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load", 6: "Restart",
-           7: "Datapath", 8: "Census", 9: "Profile", 12: "Observed ceiling"}
+           7: "Datapath", 8: "Census", 9: "Profile", 10: "Both directions on one core", 12: "Observed ceiling"}
 _STEP_SCENARIOS = {"s5_idle_and_light": [5], "s1_s2_s7_direction_accuracy_datapath": [1, 2, 7],
                    "s8_census": [8], "s4_cpu_bound": [4], "s6_restart": [6], "s3_link_bound": [3], "s9_profile": [9],
-                   "s12_observed_ceiling": [12]}
+                   "s10_bidir_one_core": [10], "s12_observed_ceiling": [12]}
 
 
 def selected():

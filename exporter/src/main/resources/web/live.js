@@ -82,6 +82,7 @@
       set(d + '.peak', t.peak_bytes_per_second == null ? 'none yet'
         : gbps(t.peak_bytes_per_second) + ' Gbps' + (j.peak_utilization == null ? '' : ' (' + pct(j.peak_utilization) + ')'));
       set(d + '.reason', j.reason || '');
+      set(d + '.spare', j.spare_words ? cap(j.spare_words) : '');
       set(d + '.basis', j.ceiling_basis || '');
       set(d + '.observed', j.verdict ? observedText(j) : 'Observed ceiling: none yet');
       document.querySelector('[data-dir="' + d + '"]').setAttribute('data-verdict', j.verdict || 'pending');

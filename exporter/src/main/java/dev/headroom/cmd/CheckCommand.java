@@ -1,13 +1,15 @@
 package dev.headroom.cmd;
 
 import dev.headroom.config.Config;
+import dev.headroom.judge.Verdict;
 import dev.headroom.serve.InWords;
 import dev.headroom.serve.Published;
 import java.io.PrintStream;
 
 /**
- * {@code headroom check}: sample for a few seconds, print the reading in words, exit 0; exit 1 with a
- * clear message when there is no tunnel interface.
+ * {@code headroom check}: sample for a few seconds, print the reading in words (verdict, cause and spare per
+ * direction), exit 0; exit 1 with a clear message naming the {@code no_datapath} verdict when there is no tunnel
+ * interface.
  *
  * <p>Usage: {@code int code = CheckCommand.run(config, System.out, System.err);}
  */
@@ -25,8 +27,10 @@ public final class CheckCommand {
       } while (System.nanoTime() < end || p == null || !p.sample().complete());
     }
     if (!p.sample().tunnelCarried()) {
-      err.println("headroom check: no tunnel interface '" + config.tunnelInterface() + "' under "
-          + config.sysfs().resolve("class/net") + ", and NetBird did not answer as connected in netstack mode"
+      // The verdict first, as /metrics and the page name it: a missing tunnel is never read as room.
+      err.println("headroom check: verdict " + Verdict.NO_DATAPATH.label() + ": no tunnel interface '"
+          + config.tunnelInterface() + "' under " + config.sysfs().resolve("class/net")
+          + ", and NetBird did not answer as connected in netstack mode"
           + " (is NetBird up? another name can be set with --tunnel.interface)");
       return 1;
     }

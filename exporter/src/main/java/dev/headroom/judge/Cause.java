@@ -8,7 +8,7 @@ package dev.headroom.judge;
  */
 public enum Cause {
   /** No tunnel datapath: nothing to judge. */
-  NO_DATAPATH("no_datapath", Verdict.HEADROOM),
+  NO_DATAPATH("no_datapath", Verdict.NO_DATAPATH),
   /**
    * No rate has been measured yet (the tunnel's counters unreadable or dropped as implausible): nothing is known
    * to be bound. Once a rate was measured, an unknown one holds the last cause instead.
@@ -27,6 +27,12 @@ public enum Cause {
    * idle: the datapath cannot spread over more of them (kernel upload past ~16 cores, the userspace plateau).
    */
   AT_CEILING("at_ceiling", Verdict.CPU_BOUND),
+  /**
+   * The CPU that carries the datapath is full because of the other direction (its cores saturated while that
+   * direction carries most of the bytes, or the userspace datapath at its plateau): this direction, carrying
+   * traffic or idle, has no room either, since any more of it takes CPU from the other.
+   */
+  CPU_SHARED("cpu_shared", Verdict.CPU_BOUND),
   /** One core is pegged by the datapath while the others idle, and one tunnel carries most of this direction. */
   ONE_TUNNEL_CORE("one_tunnel_core", Verdict.SINGLE_TUNNEL_BOUND),
   /** The busiest tunnel runs at the cloud's single-flow cap ({@code --underlay.flow-cap}). */

@@ -14,7 +14,10 @@ import java.util.Map;
  * <p>Every condition is debounced and has two levels: it turns on after {@link Thresholds#minConsecutive()} samples
  * in a row past its enter threshold and off after as many in a row past its exit threshold. The verdict is the
  * first condition that is on, in the order link-bound, CPU-bound (cores saturated, then at the CPU-derived
- * ceiling), single-tunnel-bound; otherwise headroom.
+ * ceiling), single-tunnel-bound; otherwise headroom. One CPU carries both directions: while it is full for one of
+ * them (its cores saturated, or the userspace datapath at its plateau) the other has no room either and is
+ * CPU-bound too ({@link Cause#CPU_SHARED}), idle or not. Without a tunnel datapath nothing is judged
+ * ({@link Verdict#NO_DATAPATH}). Each direction also carries its {@link SpareCapacity spare}.
  *
  * <p>Not thread-safe: one instance per daemon, fed by the single sampling thread. The {@link Judgement} it returns
  * is immutable and may be handed to other threads.
@@ -86,6 +89,7 @@ public final class Classifier {
     }
     boolean nearPlateauEnter = false;
     boolean nearPlateauStay = false;
+    Map<Direction, Cause> causes = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
       Ceiling ceiling = ceilings.get(d);
       if (ceiling == null) {
@@ -126,11 +130,39 @@ public final class Classifier {
           : single.get(d).on ? Cause.ONE_TUNNEL_CORE
           : !present ? Cause.NO_DATAPATH
           : carry ? Cause.ROOM : Cause.IDLE;
-      out.put(d, new DirectionJudgement(d, rate, ceiling, util, cause.verdict(), cause));
-      lastCause.put(d, cause);
+      causes.put(d, cause);
     }
     userspacePlateau.update(nearPlateauEnter, nearPlateauStay, n);
+    boolean shared = cpuFullForTraffic(userspace, causes);
+    Map<Direction, SpareCapacity.Spare> spare = SpareCapacity.of(o, ceilings);
+    for (Direction d : Direction.values()) {
+      Cause cause = causes.get(d);
+      // Idle too: an SRE asking "can this peer take a backup now?" must read no, not headroom at 0 %.
+      if (shared && (cause == Cause.ROOM || cause == Cause.IDLE)) {
+        cause = Cause.CPU_SHARED;
+      }
+      double rate = o.throughput(d);
+      Ceiling ceiling = ceilings.get(d);
+      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+          spare.get(d)));
+      lastCause.put(d, cause);
+    }
     return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
+  }
+
+  /**
+   * The CPU that carries the datapath is full because of tunnel traffic: the cores are saturated while a direction
+   * carries most of the bytes (whatever else holds that direction, e.g. the link too), or the userspace datapath
+   * holds its plateau. A CPU busy with other work beside an idle tunnel is not this; nor is the kernel decrypt knee,
+   * where upload stops spreading while other cores idle for download.
+   */
+  private boolean cpuFullForTraffic(boolean userspace, Map<Direction, Cause> causes) {
+    for (Direction d : Direction.values()) {
+      if ((cpuSaturated.on && cpu.get(d).on) || (userspace && causes.get(d) == Cause.AT_CEILING)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -146,7 +178,8 @@ public final class Classifier {
       }
       Cause cause = lastCause.getOrDefault(d, Cause.RATE_UNKNOWN);
       double rate = o.throughput(d);
-      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause));
+      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+          SpareCapacity.Spare.UNKNOWN));
     }
     return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
   }
@@ -245,7 +278,8 @@ public final class Classifier {
     for (DirectionJudgement j : js.values()) {
       Direction d = j.direction();
       anyBound |= j.verdict().bound();
-      if (j.verdict() == Verdict.CPU_BOUND) {
+      // The shared CPU's fix is the one for the direction that fills it: no advice of its own.
+      if (j.verdict() == Verdict.CPU_BOUND && j.cause() != Cause.CPU_SHARED) {
         if (userspace) {
           add(items, Advice.ENABLE_KERNEL_WIREGUARD, d, Ground.USERSPACE_BOUND);
           if (peer < ReferenceProfile.USERSPACE_KNEE_CORES) {
@@ -278,7 +312,8 @@ public final class Classifier {
       add(items, Advice.RAISE_MTU, null, Ground.JUMBO_PATH);
     }
     if (items.isEmpty()) {
-      items.add(new AdviceItem(Advice.NONE, null, anyBound ? Ground.ONE_TUNNEL : Ground.ROOM));
+      items.add(new AdviceItem(Advice.NONE, null, anyBound ? Ground.ONE_TUNNEL
+          : o.datapath() == Datapath.ABSENT ? Ground.NO_DATAPATH : Ground.ROOM));
     }
     return items;
   }

@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param utilization             throughput / ceiling
  * @param verdict                 the settled verdict (after hysteresis)
  * @param cause                   why, as a fact; {@code cause.verdict() == verdict}
+ * @param spare                   how much more of this direction the peer can carry now ({@link SpareCapacity})
  */
 public record DirectionJudgement(
     Direction direction,
@@ -22,12 +23,14 @@ public record DirectionJudgement(
     Ceiling ceiling,
     double utilization,
     Verdict verdict,
-    Cause cause) {
+    Cause cause,
+    SpareCapacity.Spare spare) {
   public DirectionJudgement {
     Objects.requireNonNull(direction, "direction");
     Objects.requireNonNull(ceiling, "ceiling");
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(cause, "cause");
+    Objects.requireNonNull(spare, "spare");
     if (cause.verdict() != verdict) {
       throw new IllegalArgumentException("cause " + cause.label() + " does not yield " + verdict.label());
     }

@@ -20,11 +20,12 @@ public final class Explainer {
 
   /** Grounds about the peer as a whole, never about one direction. */
   private static final Set<Ground> PEER_WIDE =
-      EnumSet.of(Ground.ROOM, Ground.ONE_TUNNEL, Ground.USERSPACE_NEAR_PLATEAU, Ground.JUMBO_PATH);
+      EnumSet.of(Ground.ROOM, Ground.NO_DATAPATH, Ground.ONE_TUNNEL, Ground.USERSPACE_NEAR_PLATEAU, Ground.JUMBO_PATH);
 
   /** The verdict as a heading: "Link-bound", "At its CPU ceiling", ... */
   public static String headline(DirectionJudgement j) {
-    return j.cause() == Cause.AT_CEILING ? "CPU-bound: at its ceiling" : verdictWords(j.verdict());
+    return j.cause() == Cause.AT_CEILING ? "CPU-bound: at its ceiling"
+        : j.cause() == Cause.CPU_SHARED ? "CPU-bound: the CPU is shared" : verdictWords(j.verdict());
   }
 
   /** A verdict label in words. */
@@ -34,6 +35,7 @@ public final class Explainer {
       case CPU_BOUND -> "CPU-bound";
       case LINK_BOUND -> "Link-bound";
       case SINGLE_TUNNEL_BOUND -> "One tunnel at its limit";
+      case NO_DATAPATH -> "No tunnel datapath";
     };
   }
 
@@ -61,7 +63,8 @@ public final class Explainer {
           + verdictWords(j.verdict()) + " (" + j.cause().label() + "), holds";
     }
     return switch (j.cause()) {
-      case NO_DATAPATH -> dir + ": no tunnel datapath";
+      case NO_DATAPATH -> dir + ": no tunnel datapath (no tunnel interface): nothing is measured, so no room is"
+          + " claimed";
       case RATE_UNKNOWN -> dir + " rate unknown: the tunnel counters have not been read yet, so nothing is judged";
       case IDLE -> dir + " idle (" + rate + ")";
       case ROOM -> dir + " at " + rate + ", " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond())
@@ -69,6 +72,9 @@ public final class Explainer {
       case LINK_FULL -> dir + " is link-bound: underlay " + side(d) + " at " + pct(o.underlayUtilization(d))
           + lineRateText(o) + ", tunnel carrying " + rate;
       case CORES_SATURATED -> dir + " is CPU-bound at " + rate + ": " + cpuText(jm);
+      case CPU_SHARED -> dir + " at " + rate + " has no room: the CPU both directions share is full ("
+          + cpuText(jm) + ") with " + other(d).label() + " at " + gbpsText(o.throughput(other(d)))
+          + "; more " + dir + " takes CPU from " + other(d).label();
       case AT_CEILING -> dir + " holds " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " "
           + c.source().label() + " ceiling at " + rate + " with " + cpuText(jm) + ": " + spreadText(jm, d);
       case FLOW_CAP -> dir + " is held by one tunnel at the underlay's single-flow cap: the busiest tunnel carries "
@@ -79,6 +85,31 @@ public final class Explainer {
               + pct(o.hottestTunnel(d) / o.throughput(d)) + " of " + dir)
           + "; the peer is at " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " ceiling";
     };
+  }
+
+  /**
+   * How much more of a direction the peer can carry now, and what holds it: "room for 2.1 Gbps more download now
+   * (the CPU both directions share, 58% in use)".
+   */
+  public static String spare(Judgement jm, Direction d) {
+    SpareCapacity.Spare s = jm.of(d).spare();
+    String dir = d.label();
+    if (s.bound() == SpareCapacity.Bound.UNKNOWN || Double.isNaN(s.bytesPerSecond())) {
+      return "spare " + dir + " unknown";
+    }
+    String held = switch (s.bound()) {
+      case CPU -> "the CPU both directions share, " + pct(Math.min(1, s.load())) + " in use";
+      case CEILING -> "its own " + gbpsText(jm.of(d).ceiling().bytesPerSecond()) + " ceiling";
+      case UNDERLAY -> "the underlay's free line rate";
+      case UNKNOWN -> "unknown";
+    };
+    // Below a hundredth of a Gbps the two-decimal figure would read 0 anyway: say it plainly.
+    return Units.gbps(s.bytesPerSecond()) < 0.005 ? "no room for more " + dir + " now (" + held + ")"
+        : "room for " + gbpsText(s.bytesPerSecond()) + " more " + dir + " now (" + held + ")";
+  }
+
+  private static Direction other(Direction d) {
+    return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
   }
 
   /** Why the datapath cannot use the idle cores, from the reference tables. */
@@ -119,6 +150,7 @@ public final class Explainer {
     Direction d = a.about().orElse(Direction.DOWNLOAD);
     String line = o.lineRate().isPresent() ? gbpsText(o.lineRate().getAsDouble()) : "its line rate";
     return switch (a.ground()) {
+      case NO_DATAPATH -> "nothing to judge: no tunnel datapath; the verdict returns once a tunnel carries traffic";
       case ROOM -> "nothing to do: download at " + pct(jm.of(Direction.DOWNLOAD).utilization()) + " and upload at "
           + pct(jm.of(Direction.UPLOAD).utilization()) + " of their ceilings";
       case ONE_TUNNEL -> "nothing to do for the peer: one tunnel is at its own limit; neither more cores nor more"

@@ -9,6 +9,8 @@ package dev.headroom.judge;
 public enum Ground {
   /** Nothing is near its limit. */
   ROOM("room"),
+  /** No tunnel datapath: nothing to act on until a tunnel carries traffic. */
+  NO_DATAPATH("no_datapath"),
   /** One tunnel is at its own limit: neither cores nor peers raise one tunnel's rate. */
   ONE_TUNNEL("one_tunnel"),
   /** Kernel peer bound by CPU below the ~16-core knee: the table still grows with cores. */

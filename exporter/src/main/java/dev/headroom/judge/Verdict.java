@@ -13,7 +13,12 @@ public enum Verdict {
   /** The underlay NIC's side for this direction is near its line rate. */
   LINK_BOUND("link_bound"),
   /** One core is pegged while the others idle: one tunnel (one client device) is at its own limit. */
-  SINGLE_TUNNEL_BOUND("single_tunnel_bound");
+  SINGLE_TUNNEL_BOUND("single_tunnel_bound"),
+  /**
+   * No tunnel datapath (no tunnel interface, NetBird stopped or in netstack mode): nothing is measured, so neither
+   * room nor a limit can be claimed.
+   */
+  NO_DATAPATH("no_datapath");
 
   private final String label;
 
@@ -26,8 +31,8 @@ public enum Verdict {
     return label;
   }
 
-  /** True for every verdict but {@link #HEADROOM}. */
+  /** True when something limits the direction: CPU, link or one tunnel (not headroom, not a missing datapath). */
   public boolean bound() {
-    return this != HEADROOM;
+    return this == CPU_BOUND || this == LINK_BOUND || this == SINGLE_TUNNEL_BOUND;
   }
 }

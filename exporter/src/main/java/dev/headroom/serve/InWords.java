@@ -81,13 +81,17 @@ public final class InWords {
           p.netbird().p2p(), p.netbird().relayed()));
     }
     Judgement j = p.judgement();
+    if (j != null && !s.tunnelCarried()) {
+      b.append("Verdict: ").append(dev.headroom.judge.Verdict.NO_DATAPATH.label())
+          .append(" - no tunnel datapath: nothing is measured, so no room is claimed.\n");
+    }
     if (j != null && s.tunnelCarried()) {
       for (Direction d : Direction.values()) {
         DirectionJudgement dj = j.of(d);
         // The basis already starts with its source ("reference: kernel WireGuard, ...").
-        b.append(String.format(Locale.ROOT, "%s: %s (%s) at %.0f%% of a %.3f Gbps ceiling (%s). %s%n",
+        b.append(String.format(Locale.ROOT, "%s: %s (%s) at %.0f%% of a %.3f Gbps ceiling (%s). %s; %s.%n",
             LandingPage.cap(d.label()), dj.verdict().label(), dj.cause().label(), 100 * dj.utilization(),
-            dj.ceiling().gbps(), dj.ceiling().basis(), Explainer.reason(j, d)));
+            dj.ceiling().gbps(), dj.ceiling().basis(), Explainer.reason(j, d), Explainer.spare(j, d)));
       }
       for (AdviceItem a : j.advice()) {
         b.append("Advice: ").append(a.advice().label()).append(" - ").append(Explainer.advice(j, a)).append('\n');

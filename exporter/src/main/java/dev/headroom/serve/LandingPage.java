@@ -111,6 +111,8 @@ public final class LandingPage {
         .append("<p class=\"nums\">Utilization <b data-k=\"").append(k).append(".util\">").append(pctText(util))
         .append("</b>; peak <b data-k=\"").append(k).append(".peak\">")
         .append(peakText(s == null ? Double.NaN : s.peak(d), peakUtil)).append("</b></p>")
+        .append("<p class=\"spare\" data-k=\"").append(k).append(".spare\">")
+        .append(esc(dj == null ? "" : cap(Explainer.spare(j, d)))).append("</p>")
         .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">")
         .append(esc(dj == null ? "" : Explainer.reason(j, d))).append("</p><p class=\"basis\" data-k=\"").append(k)
         .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p><p class=\"observed\" data-k=\"")

@@ -132,7 +132,12 @@ public final class StatusJson {
             .field("ceiling_source", dj.ceiling().source().label())
             .field("ceiling_basis", dj.ceiling().basis())
             .field("utilization", dj.utilization())
-            .field("peak_utilization", ceiling > 0 ? s.peak(d) / ceiling : Double.NaN);
+            .field("peak_utilization", ceiling > 0 ? s.peak(d) / ceiling : Double.NaN)
+            .field("spare_bytes_per_second", dj.spare().bytesPerSecond())
+            .field("spare_gbps", dj.spare().bytesPerSecond() * 8 / 1e9)
+            .field("spare_bound", dj.spare().bound().label())
+            .field("spare_load", dj.spare().load())
+            .field("spare_words", Explainer.spare(j, d));
         observed(w, p.learned(), d);
         w.end();
       }

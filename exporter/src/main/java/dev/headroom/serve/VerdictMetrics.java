@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * The judgement per direction: the ceiling in use and where it comes from, utilization against it, the
- * verdict, and the advice.
+ * verdict, the spare capacity, and the advice.
  *
  * <p>Usage: {@code new VerdictMetrics().write(families, published);}
  */
@@ -22,6 +22,8 @@ final class VerdictMetrics implements MetricArea {
   static final Family PEAK_UTILIZATION = Family.gauge("headroom_peak_utilization_ratio",
       "Sliding-window peak throughput over the ceiling.");
   static final Family VERDICT = Family.gauge("headroom_verdict", "What limits the direction now (one series per state).");
+  static final Family SPARE = Family.gauge("headroom_spare_bytes_per_second",
+      "How much more of the direction the peer can carry now, given what the other direction costs.");
   static final Family ADVICE = Family.gauge("headroom_advice",
       "What to do (one series per recommendation; the reason is on / and /api/v1/status).");
 
@@ -52,6 +54,8 @@ final class VerdictMetrics implements MetricArea {
       f.gauge(UTILIZATION, j.of(d).utilization(), "direction", d.label());
       f.gauge(PEAK_UTILIZATION, ceiling > 0 ? s.peak(d) / ceiling : Double.NaN, "direction", d.label());
       f.stateSet(VERDICT, "verdict", VERDICTS, Set.of(j.of(d).verdict().label()), "direction", d.label());
+      // Unknown (no datapath, an unmeasured rate) is left out rather than exposed as a made-up 0.
+      f.gauge(SPARE, j.of(d).spare().bytesPerSecond(), "direction", d.label());
     }
     Set<String> advice = new java.util.HashSet<>();
     j.adviceSet().forEach(a -> advice.add(a.label()));

@@ -89,6 +89,7 @@ class MainTest {
     assertEquals(1, run("check", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
         "--sample.interval=100ms", "--check.duration=300ms"));
     assertTrue(err().contains("no tunnel interface 'wt0'"), err());
+    assertTrue(err().contains("verdict no_datapath"), "a missing tunnel is named as such, never as room: " + err());
   }
 
   @Test
@@ -100,6 +101,8 @@ class MainTest {
     assertTrue(o.contains("kernel datapath"), o);
     assertTrue(o.contains("download"), o);
     assertTrue(o.contains("Underlay eth0"), o);
+    assertTrue(java.util.regex.Pattern.compile("(room for [0-9.]+ Gbps more|no room for more) upload now").matcher(o)
+        .find(), "the spare of each direction: " + o);
   }
 
   @Test

@@ -50,8 +50,10 @@ class ClassifierTest {
     Observation o = kernel(8).throughput(12 * GBPS, 0.3 * GBPS).coreBusy(cores(8, 0.96)).build();
     Judgement j = feed(classifier(), o, 3);
     assertEquals(Verdict.CPU_BOUND, j.of(DOWNLOAD).verdict());
-    assertEquals(Verdict.HEADROOM, j.of(UPLOAD).verdict(), "upload carries too small a share to be judged by CPU");
-    assertEquals(List.of(new AdviceItem(Advice.SCALE_UP, DOWNLOAD, Ground.BELOW_KNEE)), j.advice());
+    assertEquals(Cause.CPU_SHARED, j.of(UPLOAD).cause(), "upload's small share shares the saturated CPU");
+    assertEquals(Verdict.CPU_BOUND, j.of(UPLOAD).verdict());
+    assertEquals(List.of(new AdviceItem(Advice.SCALE_UP, DOWNLOAD, Ground.BELOW_KNEE)), j.advice(),
+        "the shared direction adds no advice of its own: the fix is the one for download");
     assertEquals(12.0 / 13.0, j.of(DOWNLOAD).utilization(), 1e-9);
     assertEquals(Cause.CORES_SATURATED, j.of(DOWNLOAD).cause(), "every core busy comes before the ceiling");
     assertEquals(8 * 0.96, j.observation().totalBusyCores(), 1e-9);
@@ -75,7 +77,7 @@ class ClassifierTest {
 
     Judgement up = feed(classifier(), kernel(16).throughput(GBPS, 14 * GBPS).coreBusy(cores(16, 0.97)).build(), 3);
     assertEquals(Verdict.CPU_BOUND, up.of(UPLOAD).verdict());
-    assertEquals(Verdict.HEADROOM, up.of(DOWNLOAD).verdict());
+    assertEquals(Cause.CPU_SHARED, up.of(DOWNLOAD).cause());
     assertEquals(List.of(new AdviceItem(Advice.SCALE_OUT, UPLOAD, Ground.PAST_KNEE)), up.advice());
   }
 
@@ -272,12 +274,16 @@ class ClassifierTest {
   }
 
   @Test
-  void anAbsentDatapathIsNeverBound() {
+  void anAbsentDatapathIsNeverBoundNorHeadroom() {
     Observation o = Observation.builder(Datapath.ABSENT, 4).coreBusy(cores(4, 1.0)).underlayUtilization(1, 1).build();
     Judgement j = feed(classifier(), o, 5);
-    assertEquals(Verdict.HEADROOM, j.of(DOWNLOAD).verdict());
-    assertEquals(Set.of(Advice.NONE), j.adviceSet());
-    assertEquals(Cause.NO_DATAPATH, j.of(UPLOAD).cause());
+    for (var d : dev.headroom.sample.Direction.values()) {
+      assertEquals(Verdict.NO_DATAPATH, j.of(d).verdict());
+      assertEquals(Cause.NO_DATAPATH, j.of(d).cause());
+      assertFalse(j.of(d).verdict().bound());
+      assertTrue(Double.isNaN(j.of(d).spare().bytesPerSecond()), "nothing measured: no spare claimed");
+    }
+    assertEquals(List.of(new AdviceItem(Advice.NONE, null, Ground.NO_DATAPATH)), j.advice());
   }
 
   @Test

@@ -66,4 +66,30 @@ class ExplainerTest {
     assertTrue(Explainer.advice(judge(shapes.get(3)), judge(shapes.get(3)).advice().get(0))
         .startsWith("download and upload fill"), "merged link advice names both directions");
   }
+
+  @Test
+  void theSharedCpuReasonAndTheSpareQuoteTheObservationsNumbers() {
+    Judgement j = judge(Observation.builder(Datapath.KERNEL, 4).throughput(6.6 * GBPS, 0.93 * GBPS)
+        .coreBusy(0.95, 0.95, 0.95, 0.95).build());
+    String reason = Explainer.reason(j, UPLOAD);
+    assertTrue(reason.contains("0.93 Gbps") && reason.contains("6.6 Gbps") && reason.contains("3.8 of 4 cores"),
+        reason);
+    assertEquals("CPU-bound: the CPU is shared", Explainer.headline(j.of(UPLOAD)));
+    assertTrue(Explainer.spare(j, UPLOAD).startsWith("no room for more upload"), Explainer.spare(j, UPLOAD));
+
+    Judgement room = judge(Observation.builder(Datapath.KERNEL, 16).throughput(20.0 / 3 * GBPS, 3.75 * GBPS)
+        .coreBusy(new double[16]).build());
+    double spare = room.of(DOWNLOAD).spare().bytesPerSecond();
+    assertTrue(Explainer.spare(room, DOWNLOAD).contains("room for " + Units.gbpsText(spare) + " more download"),
+        Explainer.spare(room, DOWNLOAD));
+    assertTrue(Explainer.spare(room, DOWNLOAD).contains(Units.pct(room.of(DOWNLOAD).spare().load()) + " in use"));
+  }
+
+  @Test
+  void noTunnelDatapathHasItsOwnWordsAndNoSpare() {
+    Judgement j = judge(Observation.builder(Datapath.ABSENT, 4).build());
+    assertEquals("No tunnel datapath", Explainer.headline(j.of(DOWNLOAD)));
+    assertEquals("spare download unknown", Explainer.spare(j, DOWNLOAD));
+    assertFalse(Explainer.reason(j, UPLOAD).contains("%"), "no utilization is quoted for a missing tunnel");
+  }
 }

@@ -78,6 +78,15 @@ class GuideSituationsReplayTest {
       }
       return ((Number) v).doubleValue();
     }
+
+    @SuppressWarnings("unchecked")
+    String text(String... path) {
+      Object v = status;
+      for (String p : path) {
+        v = ((Map<String, Object>) v).get(p);
+      }
+      return (String) v;
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -160,13 +169,18 @@ class GuideSituationsReplayTest {
         Expect.of("headroom", "room", "cpu_bound", "at_ceiling", "scale_out/upload/past_knee"));
     assertEquals(15.0, s.number("verdict", "upload", "ceiling_gbps"), 1e-9, "the 32-core reference upload");
     assertTrue(s.number("verdict", "upload", "utilization") >= 0.8, s.status().toString());
+    // Decryption stops spreading but encryption does not: upload's spare is its own ceiling's, download keeps the idle cores'.
+    assertEquals("ceiling", s.text("verdict", "upload", "spare_bound"));
+    assertEquals(15.0 - s.number("tunnel", "upload", "gbps"), s.number("verdict", "upload", "spare_gbps"), 1e-6,
+        s.status().toString());
+    assertTrue(s.number("verdict", "download", "spare_gbps") > 15, s.status().toString());
   }
 
   @Test
   void fourCoreUserspacePeerAtSixAndAHalfGbpsEnablesKernelWireguardThenScalesOut() throws Exception {
     peer = ReplayPeer.userspace(dir.resolve("tree"), 4).line(25_000, 1500);
     Seen s = replay(ReplayPeer.Load.tunnel(6.5, 0.2, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
-        Expect.of("cpu_bound", "at_ceiling", "headroom", "room",
+        Expect.of("cpu_bound", "at_ceiling", "cpu_bound", "cpu_shared",
             "enable_kernel_wireguard/download/userspace_bound", "scale_out/download/userspace_bound"));
     assertEquals(List.of("enable_kernel_wireguard/download/userspace_bound", "scale_out/download/userspace_bound"),
         s.adviceOrder(), "kernel WireGuard first, then another peer");
@@ -191,14 +205,14 @@ class GuideSituationsReplayTest {
   void awsJumboUnderlayServingInternetClientsIsNotToldToRaiseTheMtu() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 9001);
     replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, busy(8, 0.96), 7.4),
-        Expect.of("cpu_bound", "cores_saturated", "headroom", "room", "scale_up/download/below_knee"));
+        Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
   }
 
   @Test
   void theSamePeerOnAPathThatCarriesJumboEndToEndIsToldToRaiseTheMtu() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 9001);
     replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, busy(8, 0.96), 7.4),
-        Expect.of("cpu_bound", "cores_saturated", "headroom", "room", "scale_up/download/below_knee",
+        Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee",
             "raise_mtu/both/jumbo_path"),
         "--underlay.jumbo-path=true");
   }
@@ -231,7 +245,7 @@ class GuideSituationsReplayTest {
     try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
         tunnels(new double[] {3.25, 3.25}, "10.0.0.2:51820", "10.0.0.3:51820"))) {
       replay(ReplayPeer.Load.tunnel(6.5, 0.65, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
-          Expect.of("cpu_bound", "at_ceiling", "headroom", "room",
+          Expect.of("cpu_bound", "at_ceiling", "cpu_bound", "cpu_shared",
               "enable_kernel_wireguard/download/userspace_bound", "scale_out/download/userspace_bound",
               "raise_mtu/both/jumbo_path"),
           "--census.interval=500ms");
@@ -244,7 +258,7 @@ class GuideSituationsReplayTest {
     try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
         tunnels(new double[] {3.25, 3.25}, "10.0.0.2:51820", "3.120.4.5:51820"))) {
       replay(ReplayPeer.Load.tunnel(6.5, 0.65, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
-          Expect.of("cpu_bound", "at_ceiling", "headroom", "room",
+          Expect.of("cpu_bound", "at_ceiling", "cpu_bound", "cpu_shared",
               "enable_kernel_wireguard/download/userspace_bound", "scale_out/download/userspace_bound"),
           "--census.interval=500ms");
     }
@@ -274,9 +288,61 @@ class GuideSituationsReplayTest {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500).cpuMax("250000 100000");
     // 2.4 busy cores of 8 online: 30 % on average, but 96 % of the 2.5 cores the quota allows.
     Seen s = replay(ReplayPeer.Load.tunnel(3, 0.1, 1280, busy(8, 0.3), 2.2),
-        Expect.of("cpu_bound", "cores_saturated", "headroom", "room", "scale_up/download/below_knee"));
+        Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
     assertEquals(2.5, s.number("cpu", "quota_cores"), 1e-9);
     assertEquals(2.5, s.number("verdict", "usable_cores"), 1e-9);
     assertEquals(4.0, s.number("verdict", "download", "ceiling_gbps"), 1e-9, "the table between 2 and 4 cores");
+  }
+
+  @Test
+  void fourCoreKernelPeerCarryingDownloadAndUploadOnASaturatedCpuHasNoRoomEitherWay() throws Exception {
+    peer = ReplayPeer.kernel(dir.resolve("tree"), 4).line(10_000, 1500);
+    // 3.8 of 4 cores busy: 6.6 Gbps download and 0.93 Gbps upload, 6.6/7 + 0.93/4 = 1.18 of one CPU.
+    Seen s = replay(ReplayPeer.Load.tunnel(6.6, 0.93, 1280, busy(4, 0.95), 3.0),
+        Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
+    for (String d : List.of("download", "upload")) {
+      double ceiling = s.number("verdict", d, "ceiling_bytes_per_second");
+      assertTrue(s.number("verdict", d, "spare_bytes_per_second") < 0.05 * ceiling, d + ": " + s.status());
+      assertEquals("cpu", s.text("verdict", d, "spare_bound"), d);
+    }
+    Map<String, Double> m = Scrape.metrics(running.server().port());
+    assertTrue(m.get("headroom_spare_bytes_per_second{direction=\"upload\"}") < 0.05 * 4e9 / 8, m.toString());
+    assertEquals(0.0, m.get("headroom_verdict{direction=\"upload\",verdict=\"headroom\"}"));
+  }
+
+  @Test
+  void sixteenCorePeerAThirdBusyHasRoomBothWaysAndTheSpareTheModelGives() throws Exception {
+    peer = ReplayPeer.kernel(dir.resolve("tree"), 16).line(25_000, 1500);
+    // A third of the 20 Gbps download and a quarter of the 15 Gbps upload ceiling: 7/12 of the CPU in use.
+    Seen s = replay(ReplayPeer.Load.tunnel(20.0 / 3, 3.75, 1280, busy(16, 1.0 / 3), 2),
+        Expect.of("headroom", "room", "headroom", "room", "none/both/room"));
+    assertEquals(20.0, s.number("verdict", "download", "ceiling_gbps"), 1e-9);
+    assertEquals(15.0, s.number("verdict", "upload", "ceiling_gbps"), 1e-9);
+    // The model on the very rates this sample measured, and on the situation's own figures within rate noise.
+    double down = s.number("tunnel", "download", "gbps");
+    double up = s.number("tunnel", "upload", "gbps");
+    double left = 1 - down / 20 - up / 15;
+    assertEquals(left * 20, s.number("verdict", "download", "spare_gbps"), 1e-6, s.status().toString());
+    assertEquals(left * 15, s.number("verdict", "upload", "spare_gbps"), 1e-6, s.status().toString());
+    // Within a tenth: a loaded test machine paces the fixture's counters a few percent slow.
+    assertEquals(20 * 5.0 / 12, s.number("verdict", "download", "spare_gbps"), 0.1 * 20 * 5.0 / 12,
+        "~8.3 Gbps more download");
+    assertEquals(15 * 5.0 / 12, s.number("verdict", "upload", "spare_gbps"), 0.1 * 15 * 5.0 / 12,
+        "~6.25 Gbps more upload");
+    Map<String, Double> m = Scrape.metrics(running.server().port());
+    assertEquals(20 * 5.0 / 12, m.get("headroom_spare_bytes_per_second{direction=\"download\"}") * 8 / 1e9,
+        0.1 * 20 * 5.0 / 12);
+  }
+
+  @Test
+  void aPeerWithoutATunnelReadsNoDatapathNotHeadroomWhateverItsCpuDoes() throws Exception {
+    peer = ReplayPeer.kernel(dir.resolve("tree"), 4).line(10_000, 1500).withoutTunnel();
+    Seen s = replay(ReplayPeer.Load.tunnel(0, 0, 1280, busy(4, 0.97), 0),
+        Expect.of("no_datapath", "no_datapath", "no_datapath", "no_datapath", "none/both/no_datapath"));
+    Map<String, Double> m = Scrape.metrics(running.server().port());
+    assertEquals(0.0, m.get("headroom_verdict{direction=\"download\",verdict=\"headroom\"}"));
+    assertEquals(0.0, m.get("headroom_verdict{direction=\"upload\",verdict=\"cpu_bound\"}"));
+    assertEquals(null, m.get("headroom_spare_bytes_per_second{direction=\"download\"}"), "no spare is claimed");
+    assertEquals("No tunnel datapath", s.text("verdict", "upload", "verdict_words"));
   }
 }

@@ -38,6 +38,7 @@ final class ReplayPeer implements AutoCloseable {
   private final String statTail;
   private final String datapathStat;
   private int tunnelMtu = 1280;
+  private boolean tunnel = true;
   private ScheduledExecutorService pacer;
   private volatile Throwable failure;
 
@@ -86,6 +87,13 @@ final class ReplayPeer implements AutoCloseable {
     return this;
   }
 
+  /** No tunnel interface (NetBird stopped, or netstack mode): the underlay and the cores still move. */
+  ReplayPeer withoutTunnel() {
+    tree.removeInterface("wt0");
+    tunnel = false;
+    return this;
+  }
+
   /** A cgroup v2 {@code cpu.max} under {@code cgroup/} (pass {@link #cgroup()} as --path.cgroupfs). */
   ReplayPeer cpuMax(String content) {
     tree.write(cgroup().resolve("cpu.max"), content + "\n");
@@ -102,7 +110,7 @@ final class ReplayPeer implements AutoCloseable {
       throw new IllegalArgumentException("load has " + load.busy().length + " cores, the peer " + cores);
     }
     long[] base = {
-        tree.counter("wt0", "tx_bytes"), tree.counter("wt0", "rx_bytes"),
+        tunnel ? tree.counter("wt0", "tx_bytes") : 0, tunnel ? tree.counter("wt0", "rx_bytes") : 0,
         tree.counter("eth0", "tx_bytes"), tree.counter("eth0", "rx_bytes")};
     long t0 = System.nanoTime();
     pacer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -113,8 +121,10 @@ final class ReplayPeer implements AutoCloseable {
     pacer.scheduleAtFixedRate(() -> {
       try {
         double s = (System.nanoTime() - t0) / 1e9;
-        set("wt0", base[0], load.downGbps(), s, tunnelMtu, "tx");
-        set("wt0", base[1], load.upGbps(), s, tunnelMtu, "rx");
+        if (tunnel) {
+          set("wt0", base[0], load.downGbps(), s, tunnelMtu, "tx");
+          set("wt0", base[1], load.upGbps(), s, tunnelMtu, "rx");
+        }
         set("eth0", base[2], load.underlayTxGbps(), s, tunnelMtu + 74, "tx");
         set("eth0", base[3], load.underlayRxGbps(), s, tunnelMtu + 74, "rx");
         writeCpu(load.busy(), s);

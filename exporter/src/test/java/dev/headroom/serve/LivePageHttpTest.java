@@ -113,6 +113,18 @@ class LivePageHttpTest {
   }
 
   @Test
+  void withoutATunnelTheCardsReadNoDatapathNeverHeadroom() {
+    tree.removeInterface("wt0");
+    await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.get(port, "/").body()
+        .contains("data-dir=\"upload\" data-verdict=\"no_datapath\""));
+    String html = Scrape.get(port, "/").body();
+    assertTrue(html.contains("data-dir=\"download\" data-verdict=\"no_datapath\""), html);
+    assertFalse(html.contains("data-verdict=\"headroom\""), "no green card without a tunnel: " + html);
+    assertTrue(Scrape.get(port, "/static/live.css").body().contains(".dir[data-verdict=no_datapath]"),
+        "the state has its own style, not the green one");
+  }
+
+  @Test
   void basicAuthGuardsThePageItsAssetsAndItsData() throws Exception {
     // The hash of "secret" (bcrypt cost 4), as in WebSecurityTest.
     Path web = dir.resolve("web.yml");

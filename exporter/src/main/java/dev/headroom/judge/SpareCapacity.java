@@ -1,0 +1,185 @@
+package dev.headroom.judge;
+
+import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * How much more of each direction the peer can carry now, given what the other direction already costs. The
+ * model (docs/verdict.md, "Spare capacity"): where the cores are the limit the two directions share them, so the
+ * fractions of the ceilings add ({@code down/ceil_down + up/ceil_up} reaches about 1 at saturation); the share of
+ * the CPU in use is that sum or the measured busy share of the usable cores, whichever is larger; the CPU's spare
+ * is what is left of it, in this direction's ceiling. Where the datapath's own CPU is measured and it spends more
+ * per byte than the ceilings assume (a slower CPU than the table's, a datapath confined to fewer cores), the
+ * ceilings are scaled down to what that cost allows before the spare is read from them. The spare is also held by the direction's own limit (its
+ * ceiling minus its rate: the decrypt knee, the userspace plateau, a NIC-capped ceiling) and by the underlay's room
+ * on the side that carries it, less the WireGuard headers. Past the kernel knee (more than
+ * {@value ReferenceProfile#KNEE_CORES} cores) the fractions do not add: upload stops spreading over cores while
+ * others idle, so there only the measured busy share counts.
+ *
+ * <p>Pure: numbers in, numbers out; unknown inputs give an unknown (NaN) spare, never a made-up one.
+ *
+ * <p>Usage: {@code Spare s = SpareCapacity.of(observation, ceilings).get(Direction.DOWNLOAD); s.bytesPerSecond();}
+ */
+public final class SpareCapacity {
+  private SpareCapacity() {}
+
+  /** What holds a direction's spare: the shared CPU, the direction's own ceiling, or the underlay. */
+  public enum Bound {
+    /** The CPU both directions share: {@code (1 - load) * ceiling}. */
+    CPU("cpu"),
+    /** The direction's own ceiling less its rate (knee, plateau, NIC-capped ceiling). */
+    CEILING("ceiling"),
+    /** The underlay's free line rate on this direction's side, less the WireGuard headers. */
+    UNDERLAY("underlay"),
+    /** A rate or ceiling is unknown, or there is no tunnel datapath: nothing is claimed. */
+    UNKNOWN("unknown");
+
+    private final String label;
+
+    Bound(String label) {
+      this.label = label;
+    }
+
+    /** The value used in JSON. */
+    public String label() {
+      return label;
+    }
+  }
+
+  /**
+   * One direction's spare.
+   *
+   * @param bytesPerSecond more tunnel bytes per second the direction can carry now, {@code >= 0}; NaN when unknown
+   * @param bound          what holds it
+   * @param load           the share of the shared CPU counted in use (may exceed 1 when the ceilings are
+   *                       exceeded); NaN when unknown
+   */
+  public record Spare(double bytesPerSecond, Bound bound, double load) {
+    /** Nothing known. */
+    public static final Spare UNKNOWN = new Spare(Double.NaN, Bound.UNKNOWN, Double.NaN);
+  }
+
+  /** The datapath's share of its cores from which its CPU per byte is taken as its cost, not as fixed overhead. */
+  static final double MIN_DATAPATH_SHARE = 0.1;
+
+  /** {@link #spare(double, double, double, double, double, double, boolean, double)} without a datapath CPU reading. */
+  public static Spare spare(double rate, double otherRate, double ceiling, double otherCeiling, double busyShare,
+      boolean fractionsAdd, double underlaySpare) {
+    return spare(rate, otherRate, ceiling, otherCeiling, busyShare, Double.NaN, fractionsAdd, underlaySpare);
+  }
+
+  /**
+   * The spare of one direction.
+   *
+   * @param rate          this direction's tunnel rate, bytes/s
+   * @param otherRate     the other direction's tunnel rate, bytes/s
+   * @param ceiling       this direction's ceiling, bytes/s
+   * @param otherCeiling  the other direction's ceiling, bytes/s
+   * @param busyShare     busy share of the cores the datapath can use (0..1), other work included; NaN when unknown
+   * @param datapathShare the datapath's own CPU over the cores it can use (0..1); NaN when unknown
+   * @param fractionsAdd  the directions share the cores (false past the kernel knee)
+   * @param underlaySpare inner bytes/s the underlay can still carry on this direction's side; NaN when unknown
+   */
+  public static Spare spare(double rate, double otherRate, double ceiling, double otherCeiling, double busyShare,
+      double datapathShare, boolean fractionsAdd, double underlaySpare) {
+    if (!known(rate) || !known(otherRate) || !positive(ceiling) || !positive(otherCeiling)) {
+      return Spare.UNKNOWN;
+    }
+    double own = rate / ceiling;
+    double other = otherRate / otherCeiling;
+    double sum = own + other;
+    // The CPU the datapath itself spends on these bytes, when more than the ceilings say they cost: the ceilings
+    // are too high for this CPU by that ratio (its own CPU, so other work on the peer does not enter the cost).
+    double scale = 1;
+    if (fractionsAdd && !Double.isNaN(datapathShare) && datapathShare >= MIN_DATAPATH_SHARE && sum > 0
+        && datapathShare > sum) {
+      scale = sum / datapathShare;
+    }
+    double effective = ceiling * scale;
+    // Past the knee each direction has its own limit and the CPU is read from the cores; without a CPU reading
+    // the larger fraction is the least the CPU can be carrying.
+    double load = fractionsAdd ? sum / scale : Double.isNaN(busyShare) ? Math.max(own, other) : 0;
+    if (!Double.isNaN(busyShare)) {
+      load = Math.max(load, busyShare);
+    }
+    if (!Double.isNaN(datapathShare)) {
+      load = Math.max(load, datapathShare);
+    }
+    double cpu = Math.max(0, 1 - load) * effective;
+    double ownLimit = Math.max(0, effective - rate);
+    double spare = cpu;
+    Bound bound = Bound.CPU;
+    if (ownLimit < spare) {
+      spare = ownLimit;
+      bound = Bound.CEILING;
+    }
+    if (!Double.isNaN(underlaySpare) && Math.max(0, underlaySpare) < spare) {
+      spare = Math.max(0, underlaySpare);
+      bound = Bound.UNDERLAY;
+    }
+    return new Spare(spare, bound, load);
+  }
+
+  /** Both directions' spare for a sample judged against these ceilings. */
+  public static Map<Direction, Spare> of(Observation o, Map<Direction, Ceiling> ceilings) {
+    Map<Direction, Spare> out = new EnumMap<>(Direction.class);
+    for (Direction d : Direction.values()) {
+      Direction other = d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
+      Ceiling c = ceilings.get(d);
+      Ceiling oc = ceilings.get(other);
+      out.put(d, o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN
+          : spare(o.throughput(d), o.throughput(other), c.bytesPerSecond(), oc.bytesPerSecond(), busyShare(o),
+              datapathShare(o), fractionsAdd(o), underlaySpare(o, d)));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * The busy share of the CPU the datapath can use, other work included: all busy cores over the peer's
+   * (quota-aware) cores; for a userspace datapath confined to some cores (affinity), those cores' busy share.
+   * NaN when unknown.
+   */
+  static double busyShare(Observation o) {
+    if (o.datapath().userspace() && !Double.isNaN(o.datapathAllowedBusy())) {
+      return Math.min(1, o.datapathAllowedBusy());
+    }
+    double peer = Classifier.peerCores(o);
+    double total = o.totalBusyCores();
+    return Double.isNaN(total) || !(peer > 0) ? Double.NaN : Math.min(1, total / peer);
+  }
+
+  /**
+   * The datapath's own CPU (the userspace process, or the kernel's softirq and WireGuard threads) over the cores it
+   * can keep busy; NaN when unknown.
+   */
+  static double datapathShare(Observation o) {
+    double usable = Classifier.usableCores(o);
+    double dp = o.datapathCpuCores();
+    return Double.isNaN(dp) || !(usable > 0) ? Double.NaN : Math.min(1, dp / usable);
+  }
+
+  /** The directions share the cores, except kernel WireGuard past the knee, where decryption stops spreading. */
+  static boolean fractionsAdd(Observation o) {
+    return !(o.datapath() == Datapath.KERNEL && Classifier.peerCores(o) > ReferenceProfile.KNEE_CORES);
+  }
+
+  /** Inner bytes/s the underlay side carrying {@code d} can still take; NaN without line rate or utilization. */
+  static double underlaySpare(Observation o, Direction d) {
+    double u = o.underlayUtilization(d);
+    if (o.lineRate().isEmpty() || Double.isNaN(u)) {
+      return Double.NaN;
+    }
+    return ReferenceProfile.innerLineRate(o.lineRate().getAsDouble() * Math.max(0, 1 - u), o.tunnelMtu());
+  }
+
+  private static boolean known(double v) {
+    return !Double.isNaN(v) && !Double.isInfinite(v) && v >= 0;
+  }
+
+  private static boolean positive(double v) {
+    return v > 0 && !Double.isInfinite(v);
+  }
+}
