@@ -161,19 +161,18 @@ public final class ProfileCommand {
         out.flush();
         offered = true;
       }
-      Sample p = samples.next();
-      if (p != null && p.complete()) {
-        now = p.monotonicNanos() / 1e9;
+      Sample s = samples.next();
+      if (s != null && s.complete()) {
+        now = s.monotonicNanos() / 1e9;
       }
       if (offered && session.wantsStep() && steps.confirmed() && !Double.isNaN(now)) {
         session.beginStep(now);
         offered = false;
       }
       // An interval whose rates are unknown (unreadable or implausible counters) is no point on the curve.
-      if (p == null || !p.complete()) {
+      if (s == null || !s.complete()) {
         continue;
       }
-      Sample s = p;
       session.add(toProfileInterval(s, underlay));
       if (session.stepsBegun() > measured && (session.wantsStep() || session.done())) {
         measured = session.stepsBegun();
