@@ -11,7 +11,6 @@ import dev.headroom.sample.Direction;
 import dev.headroom.sample.InterfaceTracker;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.SourceHealth;
-import dev.headroom.serve.Published;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,34 +54,51 @@ public final class ProfileCommand {
   /** As {@link #run(Config, PrintStream, PrintStream, AtomicBoolean)}, confirming steps by lines read from {@code in}. */
   public static int run(Config config, InputStream in, PrintStream out, PrintStream err, AtomicBoolean stop)
       throws InterruptedException {
-    BlockingQueue<Published> samples = new LinkedBlockingQueue<>();
+    BlockingQueue<Sample> samples = new LinkedBlockingQueue<>();
+    try (Daemon daemon = Daemon.start(config)) {
+      daemon.addListener(p -> samples.add(p.sample()));
+      return run(config, () -> samples.poll(200, TimeUnit.MILLISECONDS), in, out, err, stop);
+    }
+  }
+
+  /**
+   * Where a run's samples come from, in order, one per sampling interval: the daemon's sampling thread, or
+   * anything else that reads the peer. The run takes its time from the samples (each step's settle and measured
+   * windows are spans of sample time), so a source that samples a fixture peer on a clock of its own gives the
+   * same run however the threads are scheduled.
+   */
+  @FunctionalInterface
+  interface SampleSource {
+    /** The next sample, or null when none came within a short wait (the run then checks its stop flag). */
+    Sample next() throws InterruptedException;
+  }
+
+  /** As {@link #run(Config, InputStream, PrintStream, PrintStream, AtomicBoolean)}, reading {@code samples}. */
+  static int run(Config config, SampleSource samples, InputStream in, PrintStream out, PrintStream err,
+      AtomicBoolean stop) throws InterruptedException {
     Confirmations steps = new Confirmations(in);
     ProfileSession tunnel;
     Optional<ProfileSession> baseline = Optional.empty();
-    try (Daemon daemon = Daemon.start(config)) {
-      daemon.addListener(samples::add);
-      Published first = firstComplete(samples, config.netbirdStatusInterval());
-      Sample s0 = first.sample();
-      if (!s0.tunnelCarried()) {
-        err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "' and no NetBird in"
-            + " netstack mode: start NetBird first");
-        return 1;
-      }
-      double quota = quota(s0, err);
-      ProfileSession.Settings settings = ProfileSession.Settings.forInterval(
-          config.sampleInterval().toMillis() / 1000.0, config.profileSteps());
-      printInstructions(out, config, s0, quota);
-      long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
-      tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
-      drive(tunnel, false, "Step", config.profileTarget(), samples, steps, out, stop, deadline);
-      if (config.profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
-        String host = config.profileBaseline().get();
-        out.printf(Locale.ROOT, "%nWithout the tunnel: stop the clients above; on %s run the same servers; then step the same"
-            + " clients to %s over the underlay.%n", host, host);
-        ProfileSession b = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
-        drive(b, true, "Baseline step", host, samples, steps, out, stop, deadline);
-        baseline = Optional.of(b);
-      }
+    Sample s0 = firstComplete(samples, config.netbirdStatusInterval());
+    if (!s0.tunnelCarried()) {
+      err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "' and no NetBird in"
+          + " netstack mode: start NetBird first");
+      return 1;
+    }
+    double quota = quota(s0, err);
+    ProfileSession.Settings settings = ProfileSession.Settings.forInterval(
+        config.sampleInterval().toMillis() / 1000.0, config.profileSteps());
+    printInstructions(out, config, s0, quota);
+    long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
+    tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
+    drive(tunnel, false, "Step", config.profileTarget(), samples, steps, out, stop, deadline);
+    if (config.profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
+      String host = config.profileBaseline().get();
+      out.printf(Locale.ROOT, "%nWithout the tunnel: stop the clients above; on %s run the same servers; then step the same"
+          + " clients to %s over the underlay.%n", host, host);
+      ProfileSession b = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
+      drive(b, true, "Baseline step", host, samples, steps, out, stop, deadline);
+      baseline = Optional.of(b);
     }
     out.println();
     if (stop.get()) {
@@ -127,7 +143,7 @@ public final class ProfileCommand {
 
   /** Offers steps and feeds samples until the session is done, stopped, or out of time. */
   private static void drive(ProfileSession session, boolean underlay, String word, String host,
-      BlockingQueue<Published> samples, Confirmations steps, PrintStream out, AtomicBoolean stop, long deadline)
+      SampleSource samples, Confirmations steps, PrintStream out, AtomicBoolean stop, long deadline)
       throws InterruptedException {
     boolean tty = System.console() != null;
     boolean offered = false;
@@ -145,19 +161,18 @@ public final class ProfileCommand {
         out.flush();
         offered = true;
       }
-      Published p = samples.poll(200, TimeUnit.MILLISECONDS);
-      if (p != null && p.sample().complete()) {
-        now = p.sample().monotonicNanos() / 1e9;
+      Sample s = samples.next();
+      if (s != null && s.complete()) {
+        now = s.monotonicNanos() / 1e9;
       }
       if (offered && session.wantsStep() && steps.confirmed() && !Double.isNaN(now)) {
         session.beginStep(now);
         offered = false;
       }
       // An interval whose rates are unknown (unreadable or implausible counters) is no point on the curve.
-      if (p == null || !p.sample().complete()) {
+      if (s == null || !s.complete()) {
         continue;
       }
-      Sample s = p.sample();
       session.add(toProfileInterval(s, underlay));
       if (session.stepsBegun() > measured && (session.wantsStep() || session.done())) {
         measured = session.stepsBegun();
@@ -172,13 +187,18 @@ public final class ProfileCommand {
     }
   }
 
-  /** The sample as profile reads it: the tunnel's rates, or for the arm without the tunnel the underlay's. */
+  /**
+   * The sample as profile reads it: the tunnel's rates, or for the arm without the tunnel the underlay's. When a
+   * core has no interval of its own (its tick counters did not move, or went backwards) the sample's CPU is
+   * unknown, not idle: no per-core busy, so the step's CPU is judged from the samples that measured it.
+   */
   static ProfileSession.Interval toProfileInterval(Sample s, boolean underlay) {
     List<Core> online = s.cores().stream().filter(Core::online).toList();
     double down = underlay ? s.underlayTraffic().rate(InterfaceTracker.TX_BYTES) : s.throughput(Direction.DOWNLOAD);
     double up = underlay ? s.underlayTraffic().rate(InterfaceTracker.RX_BYTES) : s.throughput(Direction.UPLOAD);
+    boolean measured = online.stream().allMatch(Core::hasShares);
     return new ProfileSession.Interval(s.monotonicNanos() / 1e9, down, up,
-        online.stream().mapToDouble(Core::busy).toArray(),
+        measured ? online.stream().mapToDouble(Core::busy).toArray() : new double[0],
         s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD), s.datapathAllowedBusy(),
         cores(online, Core::user), cores(online, Core::system), cores(online, Core::softirq));
   }
@@ -211,16 +231,19 @@ public final class ProfileCommand {
    * The first sample with rates and cores (a failed CPU read has none), or one without a tunnel once NetBird had
    * time to answer: with no interface, only its status call (every {@code netbirdWait}) can say netstack.
    */
-  private static Published firstComplete(BlockingQueue<Published> q, java.time.Duration netbirdWait)
+  private static Sample firstComplete(SampleSource q, java.time.Duration netbirdWait)
       throws InterruptedException {
     long start = System.nanoTime();
     while (true) {
-      Published p = q.take();
-      boolean carried = p.sample().tunnelCarried();
-      if (carried && p.sample().complete() && p.sample().onlineCores() > 0) {
+      Sample p = q.next();
+      if (p == null) {
+        continue;
+      }
+      boolean carried = p.tunnelCarried();
+      if (carried && p.complete() && p.onlineCores() > 0) {
         return p;
       }
-      if (!carried && (p.sample().source("netbird_status") == null
+      if (!carried && (p.source("netbird_status") == null
           || System.nanoTime() - start > netbirdWait.toNanos() + 1_000_000_000L)) {
         return p;
       }

@@ -58,7 +58,7 @@ public final class ProfileSession {
    * from {@link dev.headroom.sample.Sample}, the whole sampler reading it is taken from).
    *
    * @param seconds  monotonic time
-   * @param coreBusy busy ratio per online core (copied)
+   * @param coreBusy busy ratio per online core (copied); empty when the interval's CPU is unknown
    * @param underlayTransmitUtilization NaN when unknown
    * @param underlayReceiveUtilization  NaN when unknown
    * @param datapathAllowedBusy mean busy of the cores a userspace datapath may run on; NaN when unknown

@@ -59,12 +59,15 @@ public final class DatapathCpuCollector {
     }
   }
 
-  /** Mean busy of the online cores among {@code ids}; NaN when none of them is online. */
+  /**
+   * Mean busy of the online cores among {@code ids} that have an interval; NaN when none has. A core whose tick
+   * counters did not move this interval is unknown, not idle.
+   */
   private static double meanBusy(List<Core> cores, Set<Integer> ids) {
     double sum = 0;
     int n = 0;
     for (Core c : cores) {
-      if (c.online() && ids.contains(c.cpu())) {
+      if (c.online() && c.hasShares() && ids.contains(c.cpu())) {
         sum += c.busy();
         n++;
       }

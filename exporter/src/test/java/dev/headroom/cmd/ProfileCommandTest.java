@@ -1,14 +1,20 @@
 package dev.headroom.cmd;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.config.Config;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.judge.Limit;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
+import dev.headroom.judge.ProfileSession;
+import dev.headroom.read.CpuSource;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sampler;
+import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -94,6 +100,32 @@ class ProfileCommandTest {
   }
 
   @Test
+  void aSampleWhoseCoresDidNotTickHasUnknownCpuForTheProfileNotIdleCores() throws Exception {
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
+    FakeClock clock = new FakeClock();
+    Sampler sampler = new Sampler(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+        "--path.rundir=" + dir.resolve("run")}).config().samplerSettings(), CpuSource.forRoots(t.sys(), t.proc()),
+        clock, () -> 1_764_460_800_000L);
+    sampler.sample();
+    t.addCounter("wt0", "tx_bytes", 1_000_000_000L);
+    for (int c = 0; c < 4; c++) {
+      t.addCpuTicks(c, 50, 0, 0, 0, 0, 0, 50, 0);
+    }
+    clock.advanceSeconds(1);
+    ProfileSession.Interval ticked = ProfileCommand.toProfileInterval(sampler.sample(), false);
+    assertArrayEquals(new double[] {1, 1, 1, 1}, ticked.coreBusy(), 1e-9);
+    assertEquals(2.0, ticked.softirqCores(), 1e-9);
+
+    // Bytes moved but /proc/stat did not: the interval says nothing about the cores, so it must not read as 0 %.
+    t.addCounter("wt0", "tx_bytes", 1_000_000_000L);
+    clock.advanceSeconds(1);
+    ProfileSession.Interval still = ProfileCommand.toProfileInterval(sampler.sample(), false);
+    assertEquals(1e9, still.downloadBytesPerSecond(), 1e-3);
+    assertEquals(0, still.coreBusy().length, "no per-core busy: unknown, not " + java.util.Arrays.toString(still.coreBusy()));
+    assertTrue(Double.isNaN(still.userCores()) && Double.isNaN(still.softirqCores()));
+  }
+
+  @Test
   void noTunnelIsAClearError() throws Exception {
     FixtureTree t = FixtureTree.copy("notunnel", dir.resolve("tree"));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -105,60 +137,74 @@ class ProfileCommandTest {
   }
 
   /**
-   * Runs {@code profile} on a kernel fixture peer while a thread drives its counters as the printed steps say.
-   * Its input is empty, so each step starts when it is printed.
+   * Runs {@code profile} on a kernel fixture peer whose counters move as the printed steps say. The run reads a
+   * sampler on a clock of the test's own: before each sample the load moves the counters and the clock on by one
+   * interval together, so every interval carries exactly its share of bytes and CPU ticks however the machine
+   * schedules the threads. Its input is empty, so each step starts when it is printed.
    */
   private int profileUnderLoad(boolean plateau, Path profile, ByteArrayOutputStream out, String... extra)
       throws Exception {
     FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
-    AtomicBoolean stop = new AtomicBoolean();
-    Thread load = new Thread(() -> drive(t, stop, plateau, out), "load");
-    load.start();
-    try {
-      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--path.sysfs=" + t.sys(),
-          "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
-          "--sample.interval=200ms", "--profile.file=" + profile, "--path.cgroupfs=" + dir.resolve("cgroup")));
-      args.addAll(java.util.List.of(extra));
-      return ProfileCommand.run(ConfigParser.parse(args.toArray(String[]::new)).config(),
-          new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
-          new AtomicBoolean());
-    } finally {
-      stop.set(true);
-      load.join();
-    }
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--path.sysfs=" + t.sys(),
+        "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
+        "--sample.interval=200ms", "--profile.file=" + profile, "--path.cgroupfs=" + dir.resolve("cgroup")));
+    args.addAll(java.util.List.of(extra));
+    Config config = ConfigParser.parse(args.toArray(String[]::new)).config();
+    FakeClock clock = new FakeClock();
+    Sampler sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), clock,
+        () -> 1_764_460_800_000L);
+    Load load = new Load(t, clock, plateau, out, config.sampleInterval().toNanos() / 1e9);
+    return ProfileCommand.run(config, () -> {
+      load.intervalPassed();
+      return sampler.sample();
+    }, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
+        new AtomicBoolean());
   }
 
   /**
-   * Moves wt0's transmit counter in real time at a rate set by the clients the output has asked for: 0.5 GB/s
-   * per client up to 1 GB/s (or, with {@code plateau} false, 0.5 GB/s more for every client). All four cores busy.
+   * The load the printed steps ask for, one sampling interval at a time: wt0 transmits 0.5 GB/s per client up to
+   * 1 GB/s (or, with {@code plateau} false, 0.5 GB/s more for every client); the arm without the tunnel stops the
+   * tunnel's clients and moves only the underlay, 1 GB/s per client up to 2 GB/s. All four cores busy.
    */
-  private static void drive(FixtureTree t, AtomicBoolean stop, boolean plateau, ByteArrayOutputStream out) {
-    long last = System.nanoTime();
-    while (!stop.get()) {
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
+  private static final class Load {
+    private final FixtureTree tree;
+    private final FakeClock clock;
+    private final boolean plateau;
+    private final ByteArrayOutputStream out;
+    private final double seconds;
+    private boolean baselineTaken;
+
+    Load(FixtureTree tree, FakeClock clock, boolean plateau, ByteArrayOutputStream out, double seconds) {
+      this.tree = tree;
+      this.clock = clock;
+      this.plateau = plateau;
+      this.out = out;
+      this.seconds = seconds;
+    }
+
+    /** Moves the counters by one interval at the rates the output asks for now, and the clock with them. */
+    void intervalPassed() {
+      if (!baselineTaken) {
+        baselineTaken = true; // the first sample is the baseline: nothing has passed before it
         return;
       }
-      long now = System.nanoTime();
       String printed = out.toString(StandardCharsets.UTF_8);
       int clients = printed.split("\nStep \\d+: start client", -1).length - 1;
       int baseline = printed.split("\nBaseline step \\d+: start client", -1).length - 1;
-      // The arm without the tunnel stops the tunnel's clients and moves only the underlay, twice as fast.
       double rate = printed.contains("Without the tunnel") ? 0
           : plateau ? Math.min(1e9, 0.5e9 * clients) : 0.5e9 * clients;
       double underlay = Math.min(2e9, 1e9 * baseline);
-      long bytes = (long) (rate * (now - last) / 1e9);
-      long ulBytes = (long) (underlay * (now - last) / 1e9);
-      t.addCounter("wt0", "tx_bytes", bytes);
-      t.addCounter("wt0", "tx_packets", bytes / 1250);
-      t.addCounter("eth0", "tx_bytes", ulBytes);
-      t.addCounter("eth0", "tx_packets", ulBytes / 1500);
-      long ticks = Math.max(1, (now - last) / 10_000_000);
+      long bytes = (long) (rate * seconds);
+      long ulBytes = (long) (underlay * seconds);
+      tree.addCounter("wt0", "tx_bytes", bytes);
+      tree.addCounter("wt0", "tx_packets", bytes / 1250);
+      tree.addCounter("eth0", "tx_bytes", ulBytes);
+      tree.addCounter("eth0", "tx_packets", ulBytes / 1500);
+      long ticks = Math.round(seconds * 100); // USER_HZ
       for (int c = 0; c < 4; c++) {
-        t.addCpuTicks(c, ticks / 2, 0, 0, 0, 0, 0, ticks - ticks / 2, 0);
+        tree.addCpuTicks(c, ticks / 2, 0, 0, 0, 0, 0, ticks - ticks / 2, 0);
       }
-      last = now;
+      clock.advanceSeconds(seconds);
     }
   }
 }

@@ -156,6 +156,22 @@ class SamplerFixtureTest {
   }
 
   @Test
+  void coresWhoseTicksDidNotMoveLeaveTheDatapathsCoresUnknownNotIdle() {
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    t.write(t.proc().resolve("4242/status"), "Name:\tnetbird\nPid:\t4242\nCpus_allowed_list:\t0-3\n");
+    Sampler s = sampler(t, OptionalDouble.empty());
+    s.sample();
+    for (int c = 0; c < 4; c++) {
+      t.addCpuTicks(c, 100, 0, 0, 0, 0, 0, 0, 0);
+    }
+    clock.advanceSeconds(1);
+    assertEquals(1.0, s.sample().datapathAllowedBusy(), 1e-9);
+    // A second in which /proc/stat did not move (a stalled writer, a frozen guest): no interval, not 0 % busy.
+    clock.advanceSeconds(1);
+    assertTrue(Double.isNaN(s.sample().datapathAllowedBusy()));
+  }
+
+  @Test
   void busyRatioHottestAndSaturatedCores() {
     FixtureTree t = FixtureTree.copy("kernel", dir);
     Sampler s = sampler(t, OptionalDouble.empty());
