@@ -17,7 +17,6 @@ import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
 import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
 import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -31,12 +30,6 @@ import org.slf4j.LoggerFactory;
 public final class ServeCommand {
   private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
 
-  /**
-   * How old the served {@code jvm_*} and {@code process_*} families (and the TLS expiry) may be: collecting
-   * them costs about as much as rendering all of headroom's own families, and the exporter's heap and CPU
-   * figures do not need a new value every second (docs/benchmarks.md, "Settings that stay").
-   */
-  public static final Duration OWN_COST_MAX_AGE = Duration.ofSeconds(10);
 
   private ServeCommand() {}
 
@@ -92,11 +85,11 @@ public final class ServeCommand {
     Daemon daemon = Daemon.start(config);
     History history = new History(History.SPAN, config.sampleInterval());
     daemon.addListener(history);
-    PrometheusRegistry registry = new PrometheusRegistry(); // everything but headroom's own families
+    PrometheusRegistry registry = new PrometheusRegistry();
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
     Refusals refusals = new Refusals(); // counted by the web layer, exposed with headroom's own families
-    HeadroomCollector collector = new HeadroomCollector(daemon::published, info, refusals);
+    registry.register(new HeadroomCollector(daemon::published, info, refusals));
     registerOwnCost(registry);
     certificate.ifPresent(c -> Gauge.builder().name("headroom_tls_certificate_expiry_timestamp_seconds")
         .help("When the first certificate of the served TLS chain expires (its notAfter), Unix seconds")
@@ -104,7 +97,7 @@ public final class ServeCommand {
     HttpServer server;
     try {
       beforeBind.run();
-      MetricsEndpoint metrics = new MetricsEndpoint(collector, registry, daemon::published, OWN_COST_MAX_AGE);
+      MetricsEndpoint metrics = new MetricsEndpoint(registry, daemon::published);
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), metrics,
           daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web, refusals));
     } catch (RuntimeException e) {

@@ -38,12 +38,6 @@ public final class HeadroomCollector implements MultiCollector {
   @Override
   public MetricSnapshots collect() {
     Families f = new Families();
-    write(f);
-    return f.build();
-  }
-
-  /** Writes the latest state's families into {@code f} (the endpoint's direct path, and {@link #collect}). */
-  void write(Families f) {
     self.info(f);
     Published p = state.get();
     if (p != null) {
@@ -51,5 +45,6 @@ public final class HeadroomCollector implements MultiCollector {
         a.write(f, p);
       }
     }
+    return f.build();
   }
 }

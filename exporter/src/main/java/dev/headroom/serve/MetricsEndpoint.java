@@ -14,39 +14,22 @@ import java.util.function.Supplier;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The {@code /metrics} handler: renders once per published snapshot and format, and gzips once per snapshot
- * when a scraper asks for it; scrapes in between get the same bytes. The snapshot changes once per sample
- * interval, so a second Prometheus, a dashboard refresh or a burst of scrapes costs a copy, not a render.
- *
- * <p>Built with a {@link HeadroomCollector}, headroom's own families are written straight from the snapshot
- * to bytes ({@link TextExposition}, byte for byte what client_java's text and OpenMetrics writers make of
- * them) and the registry's other families (client_java's {@code jvm_*} and {@code process_*}, the TLS
- * expiry) are rendered by client_java and merged in by name; those are collected again only when older than
- * {@code othersMaxAge}, so they are at most that old. Built with a registry alone, everything goes through
- * client_java once per snapshot.
+ * The {@code /metrics} handler: renders the registry through client_java's writers once per published
+ * snapshot and format, and gzips once per snapshot when a scraper asks for it; scrapes in between get the
+ * same bytes. The snapshot changes once per sample interval, so a second Prometheus, a dashboard refresh or a
+ * burst of scrapes costs a copy, not a render.
  *
  * <p>Content negotiation is client_java's ({@link ExpositionFormats#findWriter}, escaping from the Accept
- * header); a format other than text and OpenMetrics 1.0, or an escaping that rewrites names, goes through
- * client_java whole, and requests with
- * {@code name[]} or {@code debug} parameters go to client_java's handler unchanged.
+ * header); requests with {@code name[]} or {@code debug} parameters go to client_java's handler unchanged.
  *
- * <p>Usage: {@code MetricsEndpoint m = new MetricsEndpoint(collector, registry, state::get, Duration.ofSeconds(10)); routes.get("/metrics", m::handle);}
+ * <p>Usage: {@code MetricsEndpoint m = new MetricsEndpoint(registry, state::get); routes.get("/metrics", m::handle);}
  */
 public final class MetricsEndpoint {
-  /** Everything: headroom's families and the others, as client_java's handler and writers see them. */
   private final PrometheusRegistry registry;
-  private final HeadroomCollector headroom;
-  private final PrometheusRegistry others;
-  private final long othersMaxAgeNanos;
   private final Supplier<?> snapshot;
   private final ExpositionFormats formats = ExpositionFormats.init();
   /** Per content type and escaping: the bytes of the snapshot last rendered. */
   private final Map<String, Rendered> cache = new ConcurrentHashMap<>();
-  /** Per content type and escaping: the other families last rendered (guarded by this). */
-  private final Map<String, OtherFamilies> otherCache = new java.util.HashMap<>();
-  /** Reused by every direct render (guarded by this). */
-  private final Families families = new Families();
-  private final TextExposition exposition = new TextExposition();
   private volatile Object fallback;
 
   /**
@@ -56,25 +39,7 @@ public final class MetricsEndpoint {
    */
   public MetricsEndpoint(PrometheusRegistry registry, Supplier<?> snapshot) {
     this.registry = registry;
-    this.headroom = null;
-    this.others = null;
-    this.othersMaxAgeNanos = 0;
     this.snapshot = snapshot;
-  }
-
-  /**
-   * headroom's families written directly, {@code others} (which must not hold {@code headroom}) through
-   * client_java at most every {@code othersMaxAge}; {@code snapshot} as above.
-   */
-  public MetricsEndpoint(HeadroomCollector headroom, PrometheusRegistry others, Supplier<?> snapshot,
-      java.time.Duration othersMaxAge) {
-    this.headroom = headroom;
-    this.others = others;
-    this.othersMaxAgeNanos = othersMaxAge.toNanos();
-    this.snapshot = snapshot;
-    this.registry = new PrometheusRegistry();
-    registry.register(headroom);
-    registry.register((io.prometheus.metrics.model.registry.MultiCollector) others::scrape);
   }
 
   /** What one scrape is served: a body and how it is encoded. */
@@ -123,7 +88,7 @@ public final class MetricsEndpoint {
       if (r != null && state != null && r.state == state) {
         return r;
       }
-      r = new Rendered(state, render(writer, escaping, key, r));
+      r = new Rendered(state, render(writer, escaping, r));
       if (state != null) {
         cache.put(key, r);
       }
@@ -131,31 +96,11 @@ public final class MetricsEndpoint {
     }
   }
 
-  private byte[] render(ExpositionFormatWriter writer, EscapingScheme escaping, String key, Rendered last)
+  private byte[] render(ExpositionFormatWriter writer, EscapingScheme escaping, Rendered last)
       throws IOException {
-    boolean text = writer == formats.getPrometheusTextFormatWriter();
-    boolean openMetrics = writer == formats.getOpenMetricsTextFormatWriter();
-    // Escaping by dots or values rewrites even plain names (every '_' doubled); headroom's names are legacy
-    // names, which UTF-8 and underscore escaping leave alone, so only those two are written directly.
-    boolean plainNames = escaping == EscapingScheme.ALLOW_UTF8 || escaping == EscapingScheme.UNDERSCORE_ESCAPING;
-    if (headroom == null || !(text || openMetrics) || !plainNames) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(last == null ? 16 * 1024 : last.plain.length + 1024);
-      writer.write(out, registry.scrape(), escaping);
-      return out.toByteArray();
-    }
-    long now = System.nanoTime();
-    OtherFamilies o = otherCache.get(key);
-    if (o == null || now - o.renderedAtNanos >= othersMaxAgeNanos) {
-      o = OtherFamilies.render(writer, others.scrape(), escaping, openMetrics, now);
-      otherCache.put(key, o);
-    }
-    families.reset();
-    headroom.write(families);
-    try {
-      return exposition.render(families, openMetrics, o);
-    } finally {
-      families.reset(); // drop the label arrays until the next render
-    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(last == null ? 16 * 1024 : last.plain.length + 1024);
+    writer.write(out, registry.scrape(), escaping);
+    return out.toByteArray();
   }
 
   private Object fallback() {

@@ -13,6 +13,7 @@ import dev.headroom.config.ConfigParser;
 import dev.headroom.testing.FixtureTree;
 import dev.headroom.testing.Scrape;
 import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.MultiCollector;
@@ -26,6 +27,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,10 +35,25 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** /metrics renders once per snapshot and format and negotiates as client_java's own handler does. */
 class MetricsEndpointTest {
   private static final String OPENMETRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+  /** What Prometheus, a browser, an OpenMetrics scraper and the escaping variants send. */
+  private static final String[] ACCEPTS = {
+      null,
+      "text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+      "text/plain; version=0.0.4; escaping=underscores",
+      "text/plain; version=0.0.4; escaping=dots",
+      "text/plain; version=0.0.4; escaping=values",
+      "text/plain; version=0.0.4; escaping=allow-utf-8",
+      "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5",
+      "application/openmetrics-text; version=1.0.0; escaping=underscores",
+      "application/openmetrics-text; version=1.0.0; escaping=allow-utf-8",
+  };
+  private static final ExpositionFormats FORMATS = ExpositionFormats.init();
   @TempDir Path dir;
 
   /** A collector whose value is how often it was collected. */
@@ -69,6 +86,33 @@ class MetricsEndpointTest {
     state.set(new Object());
     assertTrue(new String(m.body(null, null).bytes(), UTF_8).contains("collected 2.0"));
     assertEquals(2, c.calls.get());
+  }
+
+  @Test
+  void scrapesArrivingTogetherForANewSnapshotRenderItOnce() throws Exception {
+    // The collector takes the since-last-scrape peaks, so a second render of one snapshot would report them twice.
+    CountingCollector c = new CountingCollector();
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(c);
+    MetricsEndpoint m = new MetricsEndpoint(registry, constant(new Object()));
+    int threads = 8;
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      java.util.List<java.util.concurrent.Future<byte[]>> bodies = new java.util.ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        bodies.add(pool.submit(() -> {
+          start.await();
+          return m.body(null, null).bytes();
+        }));
+      }
+      for (var b : bodies) {
+        assertTrue(new String(b.get(), UTF_8).contains("collected 1.0"));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(1, c.calls.get());
   }
 
   @Test
@@ -116,6 +160,35 @@ class MetricsEndpointTest {
     assertEquals(OPENMETRICS, om.contentType());
     assertEquals(want.toString(UTF_8), new String(om.bytes(), UTF_8));
     assertTrue(new String(om.bytes(), UTF_8).endsWith("# EOF\n"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"kernel", "userspace", "notunnel", "offline-cpu"})
+  void everyGoldenPeerIsServedInEveryNegotiatedFormatAndEscapingAsClientJavaWritesIt(String fixture)
+      throws IOException {
+    Published p = GoldenMetricsTest.published(fixture, dir);
+    PrometheusRegistry headroom = new PrometheusRegistry();
+    headroom.register(GoldenMetricsTest.collector(p));
+    assertEquals(Files.readString(Path.of("src/test/resources/golden", fixture + ".prom")),
+        new String(new MetricsEndpoint(headroom, Object::new).body(null, null).bytes(), UTF_8));
+
+    PrometheusRegistry all = new PrometheusRegistry();
+    all.register(GoldenMetricsTest.collector(p));
+    ServeCommand.registerOwnCost(all);
+    // A fixed snapshot, so the jvm_* values of the served render are the ones compared with.
+    MetricSnapshots snapshots = all.scrape();
+    PrometheusRegistry fixed = new PrometheusRegistry();
+    fixed.register(() -> snapshots);
+    MetricsEndpoint served = new MetricsEndpoint(fixed, Object::new);
+    for (String accept : ACCEPTS) {
+      ByteArrayOutputStream want = new ByteArrayOutputStream();
+      FORMATS.findWriter(accept).write(want, snapshots, EscapingScheme.fromAcceptHeader(accept, EscapingScheme.DEFAULT));
+      MetricsEndpoint.Body got = served.body(accept, null);
+      assertEquals(FORMATS.findWriter(accept).getContentType(), got.contentType());
+      assertEquals(want.toString(UTF_8), new String(got.bytes(), UTF_8), fixture + ", Accept: " + accept);
+    }
+    String dots = new String(served.body("text/plain; version=0.0.4; escaping=dots", null).bytes(), UTF_8);
+    assertTrue(dots.contains("headroom__tunnel__up"), "escaping by dots doubles every underscore");
   }
 
   @Test

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.headroom.serve.web.Refusals;
 import dev.headroom.serve.web.Refusals.Reason;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +22,9 @@ class RefusalsExposedTest {
     }
     refusals.count(Reason.AUTH_RATE_LIMITED);
     // A new snapshot object per scrape, so each render reads the counters again.
-    MetricsEndpoint endpoint = new MetricsEndpoint(new HeadroomCollector(() -> null, INFO, refusals),
-        new PrometheusRegistry(), Object::new, Duration.ZERO);
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(new HeadroomCollector(() -> null, INFO, refusals));
+    MetricsEndpoint endpoint = new MetricsEndpoint(registry, Object::new);
     for (String accept : new String[] {null, "application/openmetrics-text; version=1.0.0"}) {
       Map<String, Double> m = dev.headroom.testing.Scrape.parse(new String(endpoint.body(accept, null).bytes(), UTF_8));
       for (Reason r : Reason.values()) {

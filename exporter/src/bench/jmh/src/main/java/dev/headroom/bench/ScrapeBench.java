@@ -62,9 +62,6 @@ public class ScrapeBench {
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
   private final ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
   private MetricsEndpoint endpoint;
-  private MetricsEndpoint endpointOwnCostEveryRender;
-  private MetricsEndpoint endpointAllClientJava;
-  private MetricsEndpoint endpointHeadroomOnly;
   private volatile Object snapshot = new Object();
 
   @Setup(Level.Trial)
@@ -92,14 +89,7 @@ public class ScrapeBench {
     asServed = new PrometheusRegistry();
     asServed.register(new HeadroomCollector(() -> p, info));
     ServeCommand.registerOwnCost(asServed);
-    PrometheusRegistry ownCost = new PrometheusRegistry();
-    ServeCommand.registerOwnCost(ownCost);
-    HeadroomCollector collector = new HeadroomCollector(() -> p, info);
-    endpoint = new MetricsEndpoint(collector, ownCost, () -> snapshot, ServeCommand.OWN_COST_MAX_AGE);
-    endpointOwnCostEveryRender = new MetricsEndpoint(collector, ownCost, () -> snapshot, Duration.ZERO);
-    endpointAllClientJava = new MetricsEndpoint(asServed, () -> snapshot);
-    endpointHeadroomOnly = new MetricsEndpoint(collector, new PrometheusRegistry(), () -> snapshot,
-        ServeCommand.OWN_COST_MAX_AGE);
+    endpoint = new MetricsEndpoint(asServed, () -> snapshot);
   }
 
   @TearDown(Level.Trial)
@@ -124,22 +114,11 @@ public class ScrapeBench {
     return endpoint.body(null, null).bytes().length;
   }
 
-  /**
-   * The first scrape after a new sample, as the service serves it (text format): headroom's families written
-   * directly, the jvm_* and process_* families collected again when older than ServeCommand.OWN_COST_MAX_AGE
-   * (here, with a render every few microseconds, almost never: see the next one for a render that does).
-   */
+  /** The first scrape after a new sample, as the service serves it (text format): one render of the registry. */
   @Benchmark
   public int servedNewSnapshot() throws IOException {
     snapshot = new Object();
     return endpoint.body(null, null).bytes().length;
-  }
-
-  /** The same, with the jvm_* and process_* families collected on every render (scrapes 10 s or more apart). */
-  @Benchmark
-  public int servedNewSnapshotOwnCostCollected() throws IOException {
-    snapshot = new Object();
-    return endpointOwnCostEveryRender.body(null, null).bytes().length;
   }
 
   /** The same in OpenMetrics, as Prometheus asks for it. */
@@ -148,20 +127,6 @@ public class ScrapeBench {
     snapshot = new Object();
     return endpoint.body("application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5", null)
         .bytes().length;
-  }
-
-  /** The previous path: every family through client_java's snapshots and writer on every render. */
-  @Benchmark
-  public int servedNewSnapshotAllClientJava() throws IOException {
-    snapshot = new Object();
-    return endpointAllClientJava.body(null, null).bytes().length;
-  }
-
-  /** headroom's families alone, written directly (against scrapeHeadroomFamilies). */
-  @Benchmark
-  public int servedHeadroomFamiliesDirect() throws IOException {
-    snapshot = new Object();
-    return endpointHeadroomOnly.body(null, null).bytes().length;
   }
 
   /** The same, gzip asked for (as Prometheus does): render and compress once. */
