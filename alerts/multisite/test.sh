@@ -210,7 +210,17 @@ for f in $replay_files; do
     -replay.disableProgressBar -disableAlertgroupLabel -loggerLevel=WARN >>"$tmp/replay.log" 2>&1 \
     || abort "vmalert replay of $(basename "$f") failed" "$tmp/replay.log"
   curl -sf "http://127.0.0.1:$vm/internal/force_flush" >/dev/null
-  sleep 2
+  # The next level reads these records: each must answer at the history's end before it starts.
+  for r in $(sed -n 's/^ *- record: *//p' "$f"); do
+    poll 30 has_result "http://127.0.0.1:$vm" "last_over_time(${r}[1m])" "$end" \
+      || abort "the replay of $(basename "$f") wrote no $r searchable at the history's end within 30 s" "$tmp/replay.log"
+  done
+done
+# The `for` state the site servers and vmalert restore: the planted alerts' must be there.
+for planted in 'HeadroomNetworkOverOnePeer",network="net-live",direction="download' \
+               'HeadroomPeerAtCeiling",instance="live-a:10170",direction="download'; do
+  poll 30 has_result "http://127.0.0.1:$vm" "last_over_time(ALERTS_FOR_STATE{alertname=\"${planted}\"}[1m])" "$end" \
+    || abort "the replay wrote no ALERTS_FOR_STATE{alertname=\"$planted\"} at the history's end" "$tmp/replay.log"
 done
 pass "vmalert replay of headroom-rules.yml over 25 minutes of history ($(( $(date +%s) - replay_start ))s)"
 curl -sf "http://127.0.0.1:$vm/api/v1/export" -d 'match[]=ALERTS_FOR_STATE' >"$tmp/for-state.jsonl" \
