@@ -37,6 +37,12 @@ RECORDS = ["network:headroom_peers:count", "network:headroom_peers_up:sum", "net
 KEYS = {"HeadroomNetworkOverOnePeer": ("network", "direction"), "HeadroomNetworkNoStandby": ("network", "severity"),
         "HeadroomTunnelDown": ("instance",), "HeadroomExporterAbsent": ("instance",)}
 EVAL = 15          # evaluation and scrape interval, seconds
+# A live peer's scrape that fails writes staleness markers for every series of that peer (in the scraping
+# Prometheus, and through remote_write in the centre): the peer then reads absent in that one store until its
+# next scrape, a round later. So an answer that differs between the stores is asked again at a newer time both
+# have ingested, ROUNDS times a round apart: one missed scrape passes, a real difference (a peer shipped per
+# replica, a peer never shipped, a wrong record) differs every round and fails.
+ROUNDS = 3
 # Counts and ceilings must agree exactly. The generated peers' counters are exact lines stamped with the time
 # they were computed for: rates agree to rounding. The live daemons' counters restart when history hands over to
 # them, their samples carry the scrape's time, and Prometheus extrapolates a rate to the window's edges where
@@ -91,18 +97,54 @@ def http_text(url, timeout=20):
         return r.read().decode()
 
 
-def query(base, expr):
-    """Instant query at now: {frozenset(labels without __name__): value}."""
-    d = http_json(base + "/api/v1/query", {"query": expr})
+def query(base, expr, at=None):
+    """Instant query, at now or at epoch `at`: {frozenset(labels without __name__): value}."""
+    params = {"query": expr}
+    if at is not None:
+        params["time"] = f"{at:.3f}"
+    d = http_json(base + "/api/v1/query", params)
     if d.get("status") != "success":
         raise RuntimeError(f"{base}: {expr}: {d}")
     return {frozenset((k, v) for k, v in r["metric"].items() if k != "__name__"): float(r["value"][1])
             for r in d["data"]["result"]}
 
 
-def scalar(base, expr):
-    r = query(base, expr)
+def scalar(base, expr, at=None):
+    r = query(base, expr, at)
     return next(iter(r.values())) if r else None
+
+
+def ingested(base, selector):
+    """The newest time at which `base` holds every series of `selector` whole: the oldest of the series' newest
+    samples. Samples of one series arrive in order (remote_write keeps a series on one shard), so at that time
+    or earlier the store's answer no longer changes. None when it holds no series."""
+    return scalar(base, f"min(timestamp({selector}))")
+
+
+def common_time(stores, selector):
+    """A time every store in `stores` has ingested for `selector` (the oldest of their ingested() times):
+    the two stores answer a query at that `time=` from the same samples, not one of them a scrape behind."""
+    ts = [ingested(b, selector) for b in stores]
+    return None if None in ts else min(ts)
+
+
+def wait_until(cond, bound, every=2):
+    """Polls cond() until it answers something other than None/False, or `bound` seconds pass; an error
+    (a store not answering for a moment) counts as not yet. Returns (answer or None, seconds waited)."""
+    start = time.time()
+    while True:
+        try:
+            value = cond()
+        except (OSError, ValueError, KeyError, RuntimeError):
+            value = None
+        if (value is not None and value is not False) or time.time() - start >= bound:
+            return (None if value is False else value), time.time() - start
+        time.sleep(every)
+
+
+def newer(t, than):
+    """t when it is a time newer than `than`, else None (for wait_until)."""
+    return t if t is not None and t > than else None
 
 
 def metric_sum(text, name):
@@ -191,17 +233,28 @@ def main():
     failed_samples = {n: metric_sum(http_text(u + "/metrics"), "prometheus_remote_storage_samples_failed_total")
                       for n, u in sites.items()}
     check(not any(failed_samples.values()), "no remote_write sample failed", failed_samples)
-    # Two evaluation rounds over live data before comparing answers.
-    time.sleep(2 * EVAL + 5)
+    live_at = time.time()
 
     # --- dedup --------------------------------------------------------------------------------------------------
     with_replica = query(a.vm, '{__name__=~"up|headroom_.+", replica=~".+"}')
     check(not with_replica, "no series in VictoriaMetrics carries the `replica` label (dropped on ingestion)",
           list(with_replica)[:3])
-    for expr in ("count(headroom_peer_info)", "count(up)", "count(headroom_tunnel_bytes_total)"):
-        c_vm, c_ref = scalar(a.vm, expr), scalar(a.ref, expr)
-        check(c_vm is not None and c_vm == c_ref,
-              f"{expr}: {c_vm} in VictoriaMetrics, {c_ref} in the one-site Prometheus (each peer once, not per replica)")
+    for family, expr in (("headroom_peer_info", "count(headroom_peer_info)"), ("up", "count(up)"),
+                         ("headroom_tunnel_bytes_total", "count(headroom_tunnel_bytes_total)")):
+        rounds, t, c_vm, c_ref = [], live_at - EVAL, None, None
+        for _ in range(ROUNDS):
+            t, _ = wait_until(lambda: newer(common_time([a.vm, a.ref], family), t + EVAL), 4 * EVAL)
+            if t is None:
+                break
+            c_vm, c_ref = scalar(a.vm, expr, t), scalar(a.ref, expr, t)
+            rounds.append(f"{hms(t)}: {c_vm} against {c_ref}")
+            if c_vm is not None and c_vm == c_ref:
+                break
+        check(t is not None and c_vm is not None and c_vm == c_ref,
+              f"{expr}: {c_vm} in VictoriaMetrics, {c_ref} in the one-site Prometheus (each peer once, not per "
+              f"replica), at a time both had ingested; {len(rounds)} round(s), one missed scrape allowed",
+              "; ".join(rounds) if t is not None else
+              f"no time both stores had ingested {family} at, newer than {hms(live_at)}; {rounds}")
     dedup = metric_sum(http_text(a.vm + "/metrics"), "vm_deduplicated_samples_total")
     check(dedup and dedup > 0, f"VictoriaMetrics deduplicated {dedup:.0f} samples of the replica pairs", dedup)
 
@@ -212,8 +265,8 @@ def main():
     check(n_rules == 28 and not errors, f"vmalert evaluates all {n_rules} rules of headroom-rules.yml without error",
           errors)
 
-    def answers(base):
-        return {name: query(base, name) for name in RECORDS}
+    def answers(base, at):
+        return {name: query(base, name, at) for name in RECORDS}
 
     def differences(got, want):
         bad = []
@@ -233,32 +286,46 @@ def main():
                     bad.append(f"{name}{lab}: {g[k]} against {v}")
         return bad
 
-    def compare(got, want, what, tries=1):
-        # got and want are answers, or functions that fetch them again. A scrape that came late leaves a rate
-        # window's edge without a sample for a moment, and PromQL then extrapolates less: the same query a round
-        # later reads the same counters whole. A difference must hold over `tries` rounds to count.
-        fetch = lambda x: x() if callable(x) else x
-        for attempt in range(tries):
-            g, w = fetch(got), fetch(want)
-            bad = differences(g, w)
-            if not bad or attempt == tries - 1:
+    def evaluated(base):
+        # The newest time by which `base` holds a whole evaluation of every record: the oldest of the records'
+        # newest evaluations (one group writes them all, each evaluation stamped with its time), less a second,
+        # so that a query at it reads an evaluation older than the newest, which may still be arriving.
+        ts = [scalar(base, f"max(timestamp({r}))") for r in RECORDS]
+        return None if None in ts else min(ts) - 1
+
+    def both_evaluated():
+        ts = [evaluated(a.vm), evaluated(a.ref)]
+        return None if None in ts else min(ts)
+
+    def compare(what, after):
+        """The central records against the one-site Prometheus's, both read at one `time=` by which both rulers
+        have evaluated every record (both_evaluated), more than a round after `after`: each ruler has then
+        evaluated every record on data from after `after`, the centre's own remote_write lag included (its
+        records are stamped when vmalert evaluated, on whatever had arrived by then). A difference must hold
+        over ROUNDS such times to count (one missed scrape of a live peer moves a Network's answer for one
+        round). Returns (central answers, reference answers, time) of the last round."""
+        t, g, w, bad, tried = after, None, None, [], []
+        for _ in range(ROUNDS):
+            t, waited = wait_until(lambda: newer(both_evaluated(), t + EVAL), 5 * EVAL)
+            if t is None:
+                bad = [f"no time both rulers had evaluated every record by, newer than {hms(tried[-1] if tried else after)} "
+                       f"+ {EVAL}s, within {waited:.0f}s"]
                 break
-            time.sleep(EVAL)
-        n = sum(len(x) for x in w.values())
-        check(not bad and n > 0, f"{what}: all {n} network:* and site:* answers equal", bad[:6])
+            g, w = answers(a.vm, t), answers(a.ref, t)
+            bad = differences(g, w)
+            tried.append(t)
+            if not bad:
+                break
+        n = sum(len(x) for x in w.values()) if w else 0
+        check(not bad and n > 0, f"{what}: all {n} network:* and site:* answers equal at "
+              f"{', '.join(map(hms, tried)) or 'no common time'} (a time both stores had ingested; "
+              f"a difference must hold {ROUNDS} rounds)", bad[:6])
+        return g, w, t
 
-    def latest(base, keep):
-        # Fetches a store's answers again each round and keeps the last: the centre reads a live peer's newest
-        # scrape a remote_write later than the one-site Prometheus does, so either side may be a round behind.
-        def fetch():
-            keep[:] = [answers(base)]
-            return keep[0]
-        return fetch
-
-    central, reference = [], []
-    compare(latest(a.vm, central), latest(a.ref, reference),
-            "central store (vmalert over VictoriaMetrics) against the one-site Prometheus", tries=3)
-    central, reference = central[0], reference[0]
+    central, reference, compared_at = compare(
+        "central store (vmalert over VictoriaMetrics) against the one-site Prometheus", live_at)
+    if reference is None:
+        return finish()
     nets = {dict(k)["network"] for k in reference["network:headroom_peers:count"]}
     spanning = query(a.ref, "count by (network) (count by (network, site) (last_over_time(headroom_peer_info[1h]))) > 1")
     check(len(nets) == meta["networks"] + len(live_nets) and len(spanning) == len(nets),
@@ -313,15 +380,19 @@ def main():
     os.kill(int(kill_pid), signal.SIGKILL)
     killed_at = time.time()
     print(f"# killed {kill_name} (pid {kill_pid}) with SIGKILL")
-    time.sleep(3 * EVAL + 5)
-    after = []
-    compare(latest(a.vm, after), lambda: answers(a.ref),
-            f"after {kill_name} died: central store against the one-site Prometheus", tries=3)
-    compare(after[0], central, f"after {kill_name} died: central store against itself before")
-    fresh = scalar(a.vm, 'min(timestamp(headroom_peer_info{site="site-00"}))')
-    check(fresh and fresh > killed_at + 1,
-          f"site-00 peers still arrive at the centre through the surviving replica "
-          f"(oldest sample {time.time() - fresh:.0f}s old)", fresh)
+    # Samples stamped after the kill can only come from the surviving replica: wait until every site-00 peer has
+    # one from two scrapes after it.
+    survived, waited = wait_until(
+        lambda: newer(ingested(a.vm, 'headroom_peer_info{site="site-00"}'), killed_at + 2 * EVAL), 6 * EVAL)
+    check(survived is not None, f"site-00 peers still arrive at the centre through the surviving replica (every "
+          f"site-00 peer has a sample scraped {(survived or killed_at) - killed_at:.0f}s after the kill; waited "
+          f"{waited:.0f}s)", f"none scraped {2 * EVAL}s after the kill within {waited:.0f}s")
+    after, _, after_at = compare(f"after {kill_name} died: central store against the one-site Prometheus",
+                                 survived or killed_at + 2 * EVAL)
+    if after is not None:
+        bad = differences(after, central)
+        check(not bad, f"after {kill_name} died: central store at {hms(after_at)} against itself at "
+              f"{hms(compared_at)}: all {sum(len(x) for x in central.values())} answers equal", bad[:6])
 
     # --- cardinality budget of a peer -------------------------------------------------------------------------
     n, cores, problems = cardinality(http_text(a.live_a + "/metrics"))
