@@ -14,6 +14,10 @@
    from the site Prometheus servers: alert name, severity, network/site labels, the figure in the summary,
    runbook_url to an anchor of docs/runbooks.md, the exporter's advice.
 
+Stores are compared at one explicit time both have ingested, each difference over ROUNDS rounds; every wait
+polls a condition with a bound. Where a seam is inherent (a live peer's missed scrape, the reference's PromQL
+rate extrapolation), the check allows it only on evidence read from the stores and says so in its line.
+
 Prints `ok - ...` / `FAIL - ...` per check and last `checks: P passed, F failed`; exits 1 when one failed.
 """
 import argparse
