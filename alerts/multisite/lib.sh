@@ -39,6 +39,7 @@ poll() { # poll SECONDS COMMAND...: runs COMMAND every 2 s until it succeeds; fa
   "${@:2}"
 }
 
-has_result() { # has_result BASE-URL QUERY: the Prometheus-compatible API at BASE-URL answers QUERY with a series
-  curl -sf "$1/api/v1/query" --data-urlencode "query=$2" | grep -q '"result":\[{'
+has_result() { # has_result BASE-URL QUERY [TIME]: the Prometheus-compatible API at BASE-URL answers QUERY with a
+  # series (at now, or at epoch TIME)
+  curl -sf "$1/api/v1/query" --data-urlencode "query=$2" ${3:+--data-urlencode "time=$3"} | grep -q '"result":\[{'
 }

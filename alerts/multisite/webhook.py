@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The receiver behind Alertmanager's webhook_configs: appends every notification, with the path it came to
-(/page, /ticket, /chat in alerts/alertmanager.yml), as one JSON line to a file.
+(/page, /ticket, /chat in alerts/alertmanager.yml) and the time it came (epoch seconds), as one JSON line to a file.
 
 Usage: webhook.py --listen 127.0.0.1:PORT --out received.jsonl     (runs until killed)
 """
@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
 from quiet_http import QuietHandler, serve  # noqa: E402
@@ -29,7 +30,7 @@ def main():
             except ValueError:
                 payload = {"unparsable": body.decode(errors="replace")}
             with lock, open(a.out, "a") as f:
-                f.write(json.dumps({"path": self.path, "payload": payload}) + "\n")
+                f.write(json.dumps({"path": self.path, "at": time.time(), "payload": payload}) + "\n")
             self.reply(200)
 
         def do_GET(self):      # readiness
