@@ -278,6 +278,95 @@ def host_busy(seconds=1.0):
     return mean_busy(a, cpu_times())
 
 
+def iface_bytes(name):
+    """(tx_bytes, rx_bytes) of an interface in this (the peer's) namespace."""
+    base = f"/sys/class/net/{name}/statistics"
+    with open(f"{base}/tx_bytes") as tx, open(f"{base}/rx_bytes") as rx:
+        return int(tx.read()), int(rx.read())
+
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_modes():
+    """CPU seconds since boot summed over cores, split as headroom splits them: user (with nice), system (with
+    irq), softirq."""
+    user = system = softirq = 0
+    with open("/proc/stat") as f:
+        for line in f:
+            if re.match(r"cpu\d+ ", line):
+                v = [int(x) for x in line.split()[1:]]
+                user += v[0] + v[1]
+                system += v[2] + v[5]
+                softirq += v[6]
+    return user / CLK_TCK, system / CLK_TCK, softirq / CLK_TCK
+
+
+def core_busy(before, after):
+    """Busy share of each core between two cpu_times() readings."""
+    return [1 - (i1 - i0) / (t1 - t0) if t1 > t0 else float("nan")
+            for (t0, i0), (t1, i1) in zip(before, after)]
+
+
+class Recorder:
+    """The interfaces' counters and /proc/stat every `interval` seconds, in a thread of its own, so that a scenario
+    can take any window afterwards (the windows of a run it only learns about from the run's output)."""
+
+    def __init__(self, ifaces, interval=0.25):
+        self.ifaces = ifaces
+        self.interval = interval
+        self.rows = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(5)
+
+    def _loop(self):
+        while not self._stop.is_set():
+            try:
+                self.rows.append((time.monotonic(), {i: iface_bytes(i) for i in self.ifaces}, cpu_modes()))
+            except OSError:
+                pass  # a missing reading is a gap; the nearest reading stands in
+            self._stop.wait(self.interval)
+
+    def at(self, t):
+        return min(self.rows, key=lambda r: abs(r[0] - t))
+
+    def window(self, t0, t1):
+        """Seconds, bytes per interface (tx, rx) and CPU seconds (user, system, softirq) between t0 and t1."""
+        a, b = self.at(t0), self.at(t1)
+        return {"seconds": b[0] - a[0],
+                "bytes": {i: (b[1][i][0] - a[1][i][0], b[1][i][1] - a[1][i][1]) for i in self.ifaces},
+                "cpu": tuple(y - x for x, y in zip(a[2], b[2]))}
+
+
+def plateau_steps(levels, min_gain=0.05, flat_steps=2):
+    """The steps (1-based) whose samples a profile arm's figures come from, as headroom's plateau rule picks them:
+    the step that set the level and the flat ones after it; without a plateau, the best step."""
+    best, flat_run = 0.0, 0
+    for i, level in enumerate(levels):
+        n = i + 1
+        flat = n > 1 and best > 0 and level < best * (1 + min_gain)
+        flat_run = flat_run + 1 if flat else 0
+        best = max(best, level)
+        if flat_run >= flat_steps:
+            first = n - flat_steps + 1
+            return list(range(first - 1, n + 1))
+    return [levels.index(max(levels)) + 1] if levels else []
+
+
+def within(report, test, share, digits):
+    """A report's figure agrees with the test's own within `share` of it, plus half the report's last printed
+    digit (the report rounds; a figure printed as 0.02 may be 0.015)."""
+    return abs(report - test) <= share * abs(test) + 0.5 * 10 ** -digits
+
+
 def mean(values):
     return sum(values) / len(values) if values else 0.0
 
@@ -341,11 +430,12 @@ class Lab:
 
     # -- headroom and Prometheus
 
-    def start_headroom(self, line_rate, profile=None, state=None, learn_after=None):
+    def start_headroom(self, line_rate, profile=None, state=None, learn_after=None, cpus=None):
         self.procs.stop("headroom")
         if ready_status() != 0:
             raise ScenarioError(f"something already answers on {HEADROOM_ADDR}")
-        argv = self.java + ["-jar", self.args.jar, "serve",
+        # cpus: the cores headroom may run on (taskset), so that a scenario can keep it off the datapath's core.
+        argv = (["taskset", "-c", cpus] if cpus else []) + self.java + ["-jar", self.args.jar, "serve",
                 f"--web.listen-address={HEADROOM_ADDR}",
                 f"--tunnel.interface={TUN}",
                 f"--underlay.interface={UNDERLAY}",
@@ -1196,12 +1286,277 @@ scrape_configs:
             # The other scenarios run against the usual headroom.
             self.start_headroom(LINE_RATE)
 
+    # Scenario 13: the phases' lengths (seconds). Each rate is read over a window after its streams have ramped.
+    spare_plateau_ramp, spare_plateau_window = 4.0, 9.0
+    spare_capped_ramp, spare_capped_window = 6.0, 8.0
+    spare_added_ramp, spare_added_window = 4.0, 8.0
+    # The upload beside the capped download: a little, as backups beside pulls (iperf3 -b, payload bits/s).
+    spare_upload_bitrate = "20M"
+
+    def s13_spare_predicts_more(self):
+        """Download at about half its plateau with upload beside it: the spare download headroom reports is the
+        extra download that added streams then achieve."""
+        n = os.cpu_count()
+        dp_core, rest = "0", ("1" if n == 2 else f"1-{n - 1}")
+        allowed = f"0-{n - 1}"
+        expected = ("peer's wireguard-go alone on cpu 0, everything else on the other cores; download capped at about "
+                    "half its -P 4 plateau with a 20 Mbit/s upload beside it: the mean spare download headroom reports "
+                    "(/api/v1/status) is within 25 % of the extra download (wt0 tx_bytes) that 4 added uncapped "
+                    "streams then achieve")
+        pid = wg_peer_pid(self.state_dir)
+        # Everything the scenario runs besides the peer's datapath: the clients' wireguard-go, the iperf3 servers,
+        # Prometheus, headroom and this script. On the datapath's core they would take CPU that headroom reads as
+        # the datapath's core being busy, and the spare it reports would not be the datapath's.
+        others = []
+        for f in sorted(os.listdir(self.state_dir)):
+            if f.endswith(".pid") and (f.startswith("iperf3-") or f in ("wg-client.pid", "wg-client2.pid")):
+                with open(os.path.join(self.state_dir, f)) as fh:
+                    others.append(int(fh.read().strip()))
+        prom = self.procs.procs.get("prometheus")
+        if prom is not None:
+            others.append(prom.pid)
+        own = os.sched_getaffinity(0)
+        state = os.path.join(self.out, "state-13")
+        shutil.rmtree(state, ignore_errors=True)
+        os.makedirs(state)
+        t_start = time.monotonic()
+        try:
+            run(["taskset", "-a", "-p", "-c", dp_core, str(pid)])
+            for p in others:
+                run(["taskset", "-a", "-p", "-c", rest, str(p)])
+            os.sched_setaffinity(0, {int(c) for c in range(1, n)})
+            # The pinned core, not the port, must be the limit (veth has no line rate; see scenario 12).
+            self.start_headroom(self.observed_line_rate, state=state, cpus=rest)
+
+            def iperf(name, port, seconds, reverse, streams=1, bitrate=None):
+                argv = ["ip", "netns", "exec", NS_CLIENT, "taskset", "-c", rest, "iperf3", "-c", LAN_HOST, "-p",
+                        str(port), "-t", str(seconds), "-P", str(streams), "--connect-timeout", "3000"]
+                argv += (["-R"] if reverse else []) + (["-b", bitrate] if bitrate else [])
+                self.procs.start(name, argv)
+
+            def rates(seconds):
+                """wt0's download and upload bytes/s and each core's busy share over the next `seconds`."""
+                b0, c0, w0 = sysfs_bytes(), cpu_times(), time.monotonic()
+                time.sleep(seconds)
+                b1, c1, w1 = sysfs_bytes(), cpu_times(), time.monotonic()
+                return {d: (b1[d] - b0[d]) / (w1 - w0) for d in b0}, core_busy(c0, c1)
+
+            def mbit(v):
+                return f"{v * 8 / 1e6:.0f}"
+
+            def busy_text(b):
+                return ", ".join(f"cpu{i} {x:.0%}" for i, x in enumerate(b))
+
+            # 1. The plateau, measured here under this pinning.
+            iperf("iperf-spare-plateau", 5201, int(self.spare_plateau_ramp + self.spare_plateau_window + 3), True, 4)
+            time.sleep(self.spare_plateau_ramp)
+            plateau, plateau_busy = rates(self.spare_plateau_window)
+            self.procs.stop("iperf-spare-plateau")
+            # 2. Download at about half of it (two streams capped at a quarter each; -b is payload, the tunnel also
+            # carries the headers), a little upload beside it.
+            per_stream = plateau["download"] / 4 * 8 * MSS_PAYLOAD / MTU
+            flow = int(self.spare_capped_ramp + self.spare_capped_window + self.spare_added_ramp
+                       + self.spare_added_window + 6)
+            iperf("iperf-spare-upload", 5203, flow, False, 1, self.spare_upload_bitrate)
+            iperf("iperf-spare-capped", 5202, flow, True, 2, str(int(per_stream)))
+            time.sleep(self.spare_capped_ramp)
+            readings = []
+            b0, c0, w0 = sysfs_bytes(), cpu_times(), time.monotonic()
+            while time.monotonic() - w0 < self.spare_capped_window:
+                v = ((status_json() or {}).get("verdict") or {}).get("download") or {}
+                m = scrape()
+                readings.append((v.get("spare_bytes_per_second"), v.get("spare_bound"), v.get("spare_load"),
+                                 v.get("verdict"), m.get("headroom_datapath_cpu_cores") if m else None))
+                time.sleep(0.5)
+            b1, c1, w1 = sysfs_bytes(), cpu_times(), time.monotonic()
+            before = {d: (b1[d] - b0[d]) / (w1 - w0) for d in b0}
+            before_busy = core_busy(c0, c1)
+            spares = [r[0] for r in readings if r[0] is not None and r[0] == r[0]]
+            predicted = mean(spares) if spares else float("nan")
+            # 3. More download: four uncapped streams beside the capped ones.
+            iperf("iperf-spare-added", 5204, int(self.spare_added_ramp + self.spare_added_window + 3), True, 4)
+            time.sleep(self.spare_added_ramp)
+            after, after_busy = rates(self.spare_added_window)
+            extra = after["download"] - before["download"]
+            ok = (len(spares) >= 0.8 * len(readings) and predicted == predicted and extra > 0
+                  and abs(predicted - extra) <= 0.25 * extra)
+            bounds = sorted({r[1] for r in readings if r[1]})
+            loads = [r[2] for r in readings if r[2] is not None]
+            dps = [r[4] for r in readings if r[4] is not None]
+            verdicts = sorted({r[3] for r in readings if r[3]})
+            observed = (f"plateau (-P 4) {mbit(plateau['download'])} Mbit/s download by wt0 ({busy_text(plateau_busy)}); "
+                        f"capped at 2 x {per_stream / 1e6:.0f} Mbit/s payload: download {mbit(before['download'])}, "
+                        f"upload {mbit(before['upload'])} Mbit/s ({busy_text(before_busy)}); headroom: spare download "
+                        f"{mbit(predicted) if predicted == predicted else 'unknown'} Mbit/s (mean of {len(spares)} of "
+                        f"{len(readings)} readings, min {mbit(min(spares)) if spares else '-'}, max "
+                        f"{mbit(max(spares)) if spares else '-'}), bound {bounds}, load {mean(loads):.2f}, datapath "
+                        f"{mean(dps):.2f} cores, verdict {verdicts}; with 4 added streams: download "
+                        f"{mbit(after['download'])}, upload {mbit(after['upload'])} Mbit/s ({busy_text(after_busy)}); "
+                        f"predicted {mbit(predicted) if predicted == predicted else '?'} against achieved "
+                        f"{mbit(extra)} Mbit/s more"
+                        + (f" ({predicted / extra - 1:+.1%})" if extra > 0 and predicted == predicted else ""))
+            self.record(13, _TITLES[13], ok, expected, observed, f"{time.monotonic() - t_start:.0f} s")
+        finally:
+            for name in ("iperf-spare-plateau", "iperf-spare-capped", "iperf-spare-upload", "iperf-spare-added"):
+                self.procs.stop(name)
+            os.sched_setaffinity(0, own)
+            run(["taskset", "-a", "-p", "-c", allowed, str(pid)], check=False)
+            for p in others:
+                run(["taskset", "-a", "-p", "-c", allowed, str(p)], check=False)
+            self.start_headroom(LINE_RATE)
+
+    # Scenario 14: the peer's underlay address, where the arm without the tunnel finds its servers: the client
+    # reaches it over the underlay alone, and with -R the data leaves the peer by ul0 as the tunnel arm's download
+    # does.
+    PEER_UNDERLAY_ADDR = "10.199.1.2"
+    # Half a second per sample halves each step (2.5 s settle, 5 s measured) so that both arms fit in ~2 minutes.
+    baseline_sample_interval = 0.5
+    baseline_max_seconds = 170
+    # The arm without the tunnel moves many Gbit/s over veth: at 1gbit the sampler would drop those counters as a
+    # lying NIC's (a rate above twice the line rate). veth has no line rate of its own.
+    baseline_line_rate = "100gbit"
+
+    def s14_profile_baseline(self):
+        """`headroom profile --profile.baseline` on the real path: retention and each arm's CPU per Gbit as the
+        test measures them itself over the same steps."""
+        expected = ("profile with --profile.baseline (the peer's underlay address), both arms' printed steps carried "
+                    "out: the report's retention (tunnel / no-tunnel plateau) and each arm's user, system and softirq "
+                    "CPU s/Gbit within 10 % (plus half the report's last digit) of what the test computes over the "
+                    "same steps' windows from wt0 (tunnel arm) or ul0 (baseline arm) counters and /proc/stat")
+        pid = wg_peer_pid(self.state_dir)
+        core = str(os.cpu_count() - 1)
+        allowed = f"0-{os.cpu_count() - 1}"
+        ceiling_file = os.path.join(self.out, "profile-baseline.properties")
+        if os.path.exists(ceiling_file):
+            os.remove(ceiling_file)
+        self.procs.stop("headroom")
+        # The tunnel arm as scenario 9 drives it: the datapath on one core, so that its plateau is the peer's.
+        run(["taskset", "-a", "-p", "-c", core, str(pid)])
+        ports = range(5201, 5207)
+        started = []
+        t_start = time.monotonic()
+        rec = Recorder([TUN, UNDERLAY]).start()
+        try:
+            for port in ports:
+                self.procs.start(f"iperf-baseline-server-{port}",
+                                 ["iperf3", "-s", "-B", self.PEER_UNDERLAY_ADDR, "-p", str(port)])
+            argv = self.java + ["-jar", self.args.jar, "profile", f"--tunnel.interface={TUN}",
+                                f"--underlay.interface={UNDERLAY}", f"--underlay.line-rate={self.baseline_line_rate}",
+                                f"--sample.interval={int(self.baseline_sample_interval * 1000)}ms",
+                                f"--census.interval={CENSUS_INTERVAL}", "--netbird.interval=0s",
+                                "--datapath.process=wireguard-go", f"--profile.file={ceiling_file}",
+                                f"--profile.target={LAN_HOST}", f"--profile.baseline={self.PEER_UNDERLAY_ADDR}",
+                                "--profile.steps=6", f"--profile.max-duration={self.baseline_max_seconds}s"]
+            log("profile: " + " ".join(argv))
+            p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True, bufsize=1)
+            self.procs.procs["profile"] = p
+            with open(os.path.join(self.out, "pids", "profile.pid"), "w") as f:
+                f.write(str(p.pid))
+            watchdog = threading.Timer(self.baseline_max_seconds + 60, p.kill)
+            watchdog.start()
+            lines = []
+            arm = "tunnel"
+            # Per arm: the step lines' download levels (Gbit/s) and when each was printed (its window's end).
+            levels = {"tunnel": [], "baseline": []}
+            ends = {"tunnel": [], "baseline": []}
+            step_re = re.compile(r"^(?:Baseline step|Step) (\d+): start client \d+: iperf3 -c (\S+) -p (\d+) -R -P (\d+)")
+            level_re = re.compile(r"^step (\d+):\s+download ([0-9.]+) Gbps")
+            with open(os.path.join(self.out, "profile-baseline.log"), "w") as plog:
+                for line in p.stdout:
+                    now = time.monotonic()
+                    line = line.rstrip("\n")
+                    lines.append(line)
+                    plog.write(line + "\n")
+                    plog.flush()
+                    if line.startswith("Without the tunnel"):
+                        # "stop the clients above": the arm without the tunnel must carry only its own load.
+                        for name in [x for x in self.procs.procs if x.startswith("iperf-profile14-tunnel-")]:
+                            self.procs.stop(name)
+                        arm = "baseline"
+                        continue
+                    lv = level_re.match(line)
+                    if lv:
+                        levels[arm].append(float(lv.group(2)))
+                        ends[arm].append(now)
+                        continue
+                    m = step_re.match(line)
+                    if not m:
+                        continue
+                    n, host, port, streams = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+                    self.procs.start(f"iperf-profile14-{arm}-{n}",
+                                     ["ip", "netns", "exec", NS_CLIENT, "iperf3", "-c", host, "-p", port, "-R", "-P",
+                                      streams, "-t", "600", "--connect-timeout", "3000"])
+                    started.append((arm, n, host))
+                    p.stdin.write("\n")
+                    p.stdin.flush()
+            rc = p.wait(30)
+            watchdog.cancel()
+            self.procs.stop("profile")
+            rec.stop()
+            text = "\n".join(lines)
+            num = r"([0-9.]+|\?)"
+            arm_re = {a: re.search(rf"{w} the tunnel: ([0-9.]+) Gbps, CPU {num} s/Gbit \(user {num}, system {num}, "
+                                   rf"softirq {num}\)", text) for a, w in (("tunnel", "through"), ("baseline", "without"))}
+            kept = re.search(r"the tunnel keeps (\d+)% of the path without it", text)
+            obs = [f"profile exit {rc}; steps carried out: tunnel {[n for a, n, _ in started if a == 'tunnel']}, "
+                   f"baseline {[n for a, n, h in started if a == 'baseline' and h == self.PEER_UNDERLAY_ADDR]}"]
+            ok = rc == 0 and kept is not None and all(arm_re.values())
+            # The report's figures, and the test's over the same steps (plateau_steps: the report's own rule).
+            # A step's measured window: the samples after its settle up to the one that ends it, 10 or 11 sampling
+            # intervals ending as its step line is printed.
+            window = 10.5 * self.baseline_sample_interval
+            mine = {}
+            for a, ifc in (("tunnel", TUN), ("baseline", UNDERLAY)):
+                steps = plateau_steps(levels[a])
+                if not steps or len(ends[a]) < max(steps):
+                    ok = False
+                    obs.append(f"{a} arm: no measured steps")
+                    continue
+                ws = [rec.window(ends[a][k - 1] - window, ends[a][k - 1]) for k in steps]
+                secs = sum(w["seconds"] for w in ws)
+                tx = sum(w["bytes"][ifc][0] for w in ws)
+                total = sum(w["bytes"][ifc][0] + w["bytes"][ifc][1] for w in ws)
+                cpu = [sum(w["cpu"][i] for w in ws) for i in range(3)]
+                gbit = total * 8 / 1e9
+                mine[a] = (tx / secs, [c / gbit if gbit > 0 else float("nan") for c in cpu])
+                r = arm_re[a]
+                if not r:
+                    obs.append(f"{a} arm: no line in the report")
+                    continue
+                rep = [float(x) if x != "?" else float("nan") for x in r.groups()[2:]]
+                agree = [within(x, y, 0.10, 2) for x, y in zip(rep, mine[a][1])]
+                ok = ok and all(agree)
+                obs.append(f"{a} arm (steps {steps} of levels {levels[a]} Gbit/s, {secs:.1f} s of windows): report "
+                           f"{r.group(1)} Gbps, user/system/softirq {rep[0]:.2f}/{rep[1]:.2f}/{rep[2]:.2f} s/Gbit; "
+                           f"test by {ifc} and /proc/stat {mine[a][0] * 8 / 1e9:.3f} Gbps, "
+                           f"{mine[a][1][0]:.3f}/{mine[a][1][1]:.3f}/{mine[a][1][2]:.3f} s/Gbit "
+                           f"({', '.join(f'{(x / y - 1):+.1%}' if y else '?' for x, y in zip(rep, mine[a][1]))})")
+            if kept and len(mine) == 2 and mine["baseline"][0] > 0:
+                retention_report = int(kept.group(1)) / 100
+                retention_test = mine["tunnel"][0] / mine["baseline"][0]
+                ok = ok and within(retention_report, retention_test, 0.10, 2)
+                obs.append(f"retention: report {retention_report:.0%}, test {retention_test:.1%} "
+                           f"({retention_report / retention_test - 1:+.1%})")
+            else:
+                ok = False
+                obs.append(f"retention: report {kept.group(0) if kept else 'none'}, test unknown")
+            self.record(14, _TITLES[14], ok, expected, "; ".join(obs), f"{time.monotonic() - t_start:.0f} s")
+        finally:
+            rec.stop()
+            self.procs.stop("profile")
+            for name in [x for x in self.procs.procs if x.startswith("iperf-profile14-")
+                         or x.startswith("iperf-baseline-server-")]:
+                self.procs.stop(name)
+            run(["taskset", "-a", "-p", "-c", allowed, str(pid)], check=False)
+            self.start_headroom(LINE_RATE)
+
     def run(self):
         self.start_headroom(LINE_RATE)
         self.start_prometheus()
         steps = [self.s5_idle_and_light, self.s1_s2_s7_direction_accuracy_datapath, self.s8_census,
                  self.s4_cpu_bound, self.s10_bidir_one_core, self.s6_restart, self.s3_link_bound, self.s9_profile,
-                 self.s12_observed_ceiling]
+                 self.s12_observed_ceiling, self.s13_spare_predicts_more, self.s14_profile_baseline]
         only = selected()
         if only:
             steps = [st for st in steps if set(_STEP_SCENARIOS[st.__name__]) & only]
@@ -1223,10 +1578,12 @@ scrape_configs:
 
 
 _TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load", 6: "Restart",
-           7: "Datapath", 8: "Census", 9: "Profile", 10: "Both directions on one core", 12: "Observed ceiling"}
+           7: "Datapath", 8: "Census", 9: "Profile", 10: "Both directions on one core", 12: "Observed ceiling",
+           13: "Spare predicts more download", 14: "Profile against the path without the tunnel"}
 _STEP_SCENARIOS = {"s5_idle_and_light": [5], "s1_s2_s7_direction_accuracy_datapath": [1, 2, 7],
                    "s8_census": [8], "s4_cpu_bound": [4], "s6_restart": [6], "s3_link_bound": [3], "s9_profile": [9],
-                   "s10_bidir_one_core": [10], "s12_observed_ceiling": [12]}
+                   "s10_bidir_one_core": [10], "s12_observed_ceiling": [12],
+                   "s13_spare_predicts_more": [13], "s14_profile_baseline": [14]}
 
 
 def selected():
