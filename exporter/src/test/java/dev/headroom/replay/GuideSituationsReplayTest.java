@@ -11,7 +11,6 @@ import dev.headroom.testing.Scrape;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,14 +41,8 @@ class GuideSituationsReplayTest {
     }
   }
 
-  private static double[] busy(int cores, double all) {
-    double[] b = new double[cores];
-    Arrays.fill(b, all);
-    return b;
-  }
-
   private static double[] busy(int cores, double rest, int hot, double hotBusy) {
-    double[] b = busy(cores, rest);
+    double[] b = ReplayPeer.busy(cores, rest);
     for (int i = 0; i < hot; i++) {
       b[i] = hotBusy;
     }
@@ -157,7 +150,7 @@ class GuideSituationsReplayTest {
   void sixteenCoreKernelPeerFillingTenGigabitDownloadIsLinkBoundAndWantsABiggerInterface() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 16).line(10_000, 1500);
     // 9.5 Gbps on the wire: the tunnel's 8.98 Gbps plus its headers.
-    Seen s = replay(ReplayPeer.Load.tunnel(8.98, 0.2, 1280, busy(16, 0.35), 5),
+    Seen s = replay(ReplayPeer.Load.tunnel(8.98, 0.2, 1280, ReplayPeer.busy(16, 0.35), 5),
         Expect.of("link_bound", "link_full", "headroom", "room", "bigger_interface/download/link_full_cpu_room"));
     assertEquals(10.0 * 1280 / 1354, s.number("verdict", "download", "ceiling_gbps"), 0.01, "the NIC caps the ceiling");
   }
@@ -190,7 +183,7 @@ class GuideSituationsReplayTest {
   @Test
   void twoCoreMiniPcOnGigabitFullBothWaysIsLinkBoundBothWaysWithNoCpuAdvice() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 2).line(1_000, 1500);
-    replay(ReplayPeer.Load.tunnel(0.895, 0.895, 1280, busy(2, 0.5), 0.9),
+    replay(ReplayPeer.Load.tunnel(0.895, 0.895, 1280, ReplayPeer.busy(2, 0.5), 0.9),
         Expect.of("link_bound", "link_full", "link_bound", "link_full", "bigger_interface/both/link_full_cpu_room"));
   }
 
@@ -204,14 +197,14 @@ class GuideSituationsReplayTest {
   @Test
   void awsJumboUnderlayServingInternetClientsIsNotToldToRaiseTheMtu() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 9001);
-    replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, busy(8, 0.96), 7.4),
+    replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, ReplayPeer.busy(8, 0.96), 7.4),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
   }
 
   @Test
   void theSamePeerOnAPathThatCarriesJumboEndToEndIsToldToRaiseTheMtu() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 9001);
-    replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, busy(8, 0.96), 7.4),
+    replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, ReplayPeer.busy(8, 0.96), 7.4),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee",
             "raise_mtu/both/jumbo_path"),
         "--underlay.jumbo-path=true");
@@ -269,7 +262,7 @@ class GuideSituationsReplayTest {
     peer = ReplayPeer.userspace(dir.resolve("tree"), 8).line(25_000, 1500);
     try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
         tunnels(new double[] {1.95, 0.5, 0.5}, "3.1.1.1:51820", "3.1.1.2:51820", "3.1.1.3:51820"))) {
-      replay(ReplayPeer.Load.tunnel(2.95, 0.295, 1280, busy(8, 0.15), 1.2),
+      replay(ReplayPeer.Load.tunnel(2.95, 0.295, 1280, ReplayPeer.busy(8, 0.15), 1.2),
           Expect.of("single_tunnel_bound", "flow_cap", "headroom", "room", "none/both/one_tunnel"),
           "--census.interval=500ms", "--underlay.flow-cap=2gbit");
     }
@@ -278,7 +271,7 @@ class GuideSituationsReplayTest {
   @Test
   void sixtyFourCoresAtJumboMtuFillingOneHundredGigabitIsLinkBoundAndScalesOut() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 64).line(100_000, 9001).tunnelMtu(8920);
-    Seen s = replay(ReplayPeer.Load.tunnel(90, 1.5, 8920, busy(64, 0.6), 34),
+    Seen s = replay(ReplayPeer.Load.tunnel(90, 1.5, 8920, ReplayPeer.busy(64, 0.6), 34),
         Expect.of("link_bound", "link_full", "headroom", "room", "scale_out/download/largest_nic"));
     assertEquals(95.0, s.number("verdict", "download", "ceiling_gbps"), 0.01, "31 Gbps x 95/31 at MTU 8920");
   }
@@ -287,7 +280,7 @@ class GuideSituationsReplayTest {
   void aTwoAndAHalfCoreCgroupQuotaIsTheCoresTheCeilingAndSaturationUse() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500).cpuMax("250000 100000");
     // 2.4 busy cores of 8 online: 30 % on average, but 96 % of the 2.5 cores the quota allows.
-    Seen s = replay(ReplayPeer.Load.tunnel(3, 0.1, 1280, busy(8, 0.3), 2.2),
+    Seen s = replay(ReplayPeer.Load.tunnel(3, 0.1, 1280, ReplayPeer.busy(8, 0.3), 2.2),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
     assertEquals(2.5, s.number("cpu", "quota_cores"), 1e-9);
     assertEquals(2.5, s.number("verdict", "usable_cores"), 1e-9);
@@ -298,7 +291,7 @@ class GuideSituationsReplayTest {
   void fourCoreKernelPeerCarryingDownloadAndUploadOnASaturatedCpuHasNoRoomEitherWay() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 4).line(10_000, 1500);
     // 3.8 of 4 cores busy: 6.6 Gbps download and 0.93 Gbps upload, 6.6/7 + 0.93/4 = 1.18 of one CPU.
-    Seen s = replay(ReplayPeer.Load.tunnel(6.6, 0.93, 1280, busy(4, 0.95), 3.0),
+    Seen s = replay(ReplayPeer.Load.tunnel(6.6, 0.93, 1280, ReplayPeer.busy(4, 0.95), 3.0),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
     for (String d : List.of("download", "upload")) {
       double ceiling = s.number("verdict", d, "ceiling_bytes_per_second");
@@ -314,7 +307,7 @@ class GuideSituationsReplayTest {
   void sixteenCorePeerAThirdBusyHasRoomBothWaysAndTheSpareTheModelGives() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 16).line(25_000, 1500);
     // A third of the 20 Gbps download and a quarter of the 15 Gbps upload ceiling: 7/12 of the CPU in use.
-    Seen s = replay(ReplayPeer.Load.tunnel(20.0 / 3, 3.75, 1280, busy(16, 1.0 / 3), 2),
+    Seen s = replay(ReplayPeer.Load.tunnel(20.0 / 3, 3.75, 1280, ReplayPeer.busy(16, 1.0 / 3), 2),
         Expect.of("headroom", "room", "headroom", "room", "none/both/room"));
     assertEquals(20.0, s.number("verdict", "download", "ceiling_gbps"), 1e-9);
     assertEquals(15.0, s.number("verdict", "upload", "ceiling_gbps"), 1e-9);
@@ -337,7 +330,7 @@ class GuideSituationsReplayTest {
   @Test
   void aPeerWithoutATunnelReadsNoDatapathNotHeadroomWhateverItsCpuDoes() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 4).line(10_000, 1500).withoutTunnel();
-    Seen s = replay(ReplayPeer.Load.tunnel(0, 0, 1280, busy(4, 0.97), 0),
+    Seen s = replay(ReplayPeer.Load.tunnel(0, 0, 1280, ReplayPeer.busy(4, 0.97), 0),
         Expect.of("no_datapath", "no_datapath", "no_datapath", "no_datapath", "none/both/no_datapath"));
     Map<String, Double> m = Scrape.metrics(running.server().port());
     assertEquals(0.0, m.get("headroom_verdict{direction=\"download\",verdict=\"headroom\"}"));

@@ -21,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -50,12 +49,6 @@ class ObservedCeilingReplayTest {
     if (peer != null) {
       peer.close();
     }
-  }
-
-  private static double[] busy(int cores, double all) {
-    double[] b = new double[cores];
-    Arrays.fill(b, all);
-    return b;
   }
 
   /** The reference download ceiling of an 8-core kernel peer on 25 GbE, in Gbps. */
@@ -114,7 +107,7 @@ class ObservedCeilingReplayTest {
   void aPeerOnASlowerCpuSaturatingAtSixtyPercentOfTheReferenceIsReadAgainstWhatItCarries() throws Exception {
     double ref = referenceGbps();
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
-    peer.start(ReplayPeer.Load.tunnel(0.6 * ref, 0.1, 1280, busy(8, 0.97), 7.5));
+    peer.start(ReplayPeer.Load.tunnel(0.6 * ref, 0.1, 1280, ReplayPeer.busy(8, 0.97), 7.5));
     Path state = Files.createDirectories(dir.resolve("state"));
     int port = start(state);
 
@@ -160,7 +153,7 @@ class ObservedCeilingReplayTest {
   void aPeerSustainingFortyPercentOverTheReferenceWithoutSaturatingReplacesIt() throws Exception {
     double ref = referenceGbps();
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
-    peer.start(ReplayPeer.Load.tunnel(1.4 * ref, 0.1, 1280, busy(8, 0.5), 4));
+    peer.start(ReplayPeer.Load.tunnel(1.4 * ref, 0.1, 1280, ReplayPeer.busy(8, 0.5), 4));
     int port = start(Files.createDirectories(dir.resolve("state")));
 
     List<Map<String, Object>> before = untilObserved(port, 40);
@@ -190,7 +183,7 @@ class ObservedCeilingReplayTest {
   @Test
   void aConfiguredCeilingThePeerBeatsIsKeptAndReported() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
-    peer.start(ReplayPeer.Load.tunnel(3.0, 0.1, 1280, busy(8, 0.5), 2));
+    peer.start(ReplayPeer.Load.tunnel(3.0, 0.1, 1280, ReplayPeer.busy(8, 0.5), 2));
     int port = start(Files.createDirectories(dir.resolve("state")), "--ceiling.download=2gbit");
     await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
         .until(() -> download(status(port)) != null && download(status(port)).get("ceiling_beaten") != null);
@@ -206,7 +199,7 @@ class ObservedCeilingReplayTest {
   @Test
   void aCorruptStateFileIsRefusedWithOneLineAndLearningStartsOver() throws Exception {
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
-    peer.start(ReplayPeer.Load.tunnel(2, 0.1, 1280, busy(8, 0.3), 1));
+    peer.start(ReplayPeer.Load.tunnel(2, 0.1, 1280, ReplayPeer.busy(8, 0.3), 1));
     Path state = Files.createDirectories(dir.resolve("state"));
     Files.writeString(state.resolve(StateFile.NAME), "{\"format\":\"headroom-observed-ceilings-1\",\"shape\":{\"datap");
     try (LogCapture log = LogCapture.start()) {
@@ -229,7 +222,7 @@ class ObservedCeilingReplayTest {
   void aMissingStateDirectoryIsLoggedOnceAndLearningGoesOnInMemory() throws Exception {
     double ref = referenceGbps();
     peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
-    peer.start(ReplayPeer.Load.tunnel(0.6 * ref, 0.1, 1280, busy(8, 0.97), 7.5));
+    peer.start(ReplayPeer.Load.tunnel(0.6 * ref, 0.1, 1280, ReplayPeer.busy(8, 0.97), 7.5));
     try (LogCapture log = LogCapture.start()) {
       int port = start(dir.resolve("no-such-dir"));
       untilObserved(port, 40);

@@ -16,6 +16,13 @@ import java.util.concurrent.TimeUnit;
  * <p>Usage: {@code try (ReplayPeer p = ReplayPeer.kernel(dir, 32).line(100_000, 1500).start(load)) { ... }}
  */
 final class ReplayPeer implements AutoCloseable {
+  /** Every one of {@code cores} cores at the same busy share. */
+  static double[] busy(int cores, double all) {
+    double[] b = new double[cores];
+    Arrays.fill(b, all);
+    return b;
+  }
+
   /** USER_HZ: /proc/stat and /proc/PID/stat count in hundredths of a second. */
   private static final double HZ = 100;
   /** The datapath's CPU: wireguard-go's process in the userspace fixture, the tunnel's NAPI thread in the kernel one. */
