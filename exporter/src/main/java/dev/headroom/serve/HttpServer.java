@@ -33,6 +33,9 @@ public final class HttpServer implements AutoCloseable {
       Consumer<io.javalin.config.JavalinConfig> customize) {
     Javalin app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
+      // Javalin's watcher is a non-daemon thread per server that sleeps 5 s to say start() was never called: this
+      // server always starts, so it only held every start and stop (and each test fork's exit) for 5 s.
+      config.startup.startupWatcherEnabled = false;
       config.startup.showOldJavalinVersionWarning = false;
       config.routes.get(telemetryPath, metrics::handle);
       config.routes.get("/-/healthy", ctx -> ctx.contentType("text/plain").result("OK\n"));
