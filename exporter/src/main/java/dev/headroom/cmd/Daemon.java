@@ -86,7 +86,7 @@ public final class Daemon implements AutoCloseable {
   private final java.util.List<java.util.function.Consumer<Published>> listeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  private Daemon(Config config) {
+  private Daemon(Config config, java.util.function.LongSupplier readingClock) {
     // The census reads every tunnel (seconds at worst, bounded by its reader's timeout) on a thread of its
     // own, so the sampling thread never waits on it; the sampler picks up its latest result.
     this.censusThread = Executors.newSingleThreadExecutor(r -> {
@@ -107,7 +107,7 @@ public final class Daemon implements AutoCloseable {
         netstackThread, config.netbirdStatusInterval().toNanos(), config.netbirdStatusInterval().toNanos(),
         System::nanoTime);
     this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
-        System::nanoTime, System::currentTimeMillis, censusThread, netstack);
+        readingClock, System::currentTimeMillis, censusThread, netstack);
     this.profileFile = config.profileFile();
     this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
     this.jumboPath = config.underlayJumboPath();
@@ -143,7 +143,15 @@ public final class Daemon implements AutoCloseable {
    * for, is read on a second thread: the CLI can take seconds to answer, which the sampler must not wait on.
    */
   public static Daemon start(Config config) {
-    Daemon d = new Daemon(config);
+    return start(config, System::nanoTime);
+  }
+
+  /**
+   * With the clock that stamps each reading of the counters. A tree of counters replayed at the time they stand
+   * for (a fixture peer) supplies its own, which brings its files up to that time before it answers.
+   */
+  public static Daemon start(Config config, java.util.function.LongSupplier readingClock) {
+    Daemon d = new Daemon(config, readingClock);
     // The baseline at once and the first rate a tenth of a second later, so a new daemon is ready (has rates)
     // as soon as its server is (docs/benchmarks.md, "Settings that stay"); byte rates divide by the measured
     // interval, and CPU ticks of 10 ms give that first rate's per-core busy to a tenth, replaced a second

@@ -65,6 +65,11 @@ public final class ServeCommand {
     return start(config, webConfig(config));
   }
 
+  /** Starts with the clock that stamps each reading of the counters (see {@link Daemon#start(Config, java.util.function.LongSupplier)}). */
+  public static Running start(Config config, java.util.function.LongSupplier readingClock) {
+    return start(config, webConfig(config), () -> {}, readingClock);
+  }
+
   /** The web config {@code config} names, parsed and checked; {@link WebConfig#NONE} when none. */
   public static WebConfig webConfig(Config config) {
     return config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
@@ -80,9 +85,14 @@ public final class ServeCommand {
    * bound, so a reload can keep the old server answering until then.
    */
   static Running start(Config config, WebConfig web, Runnable beforeBind) {
+    return start(config, web, beforeBind, System::nanoTime);
+  }
+
+  private static Running start(Config config, WebConfig web, Runnable beforeBind,
+      java.util.function.LongSupplier readingClock) {
     Optional<CertificateValidity> certificate = web.tls().map(t -> CertificateValidity.read(t.certFile()));
     certificate.ifPresent(c -> c.problems(Instant.now()).forEach(p -> log.warn("tls_server_config: {}", p)));
-    Daemon daemon = Daemon.start(config);
+    Daemon daemon = Daemon.start(config, readingClock);
     History history = new History(History.SPAN, config.sampleInterval());
     daemon.addListener(history);
     PrometheusRegistry registry = new PrometheusRegistry();

@@ -109,7 +109,7 @@ class GuideSituationsReplayTest {
         "--path.cgroupfs=" + peer.cgroup(), "--sample.interval=1s", "--path.rundir=" + dir.resolve("run"),
         "--netbird.interval=0s", "--census.interval=0s", "--profile.file=" + dir.resolve("none.properties")));
     args.addAll(List.of(flags));
-    running = ServeCommand.start(ConfigParser.parse(args.toArray(String[]::new)).config());
+    running = ServeCommand.start(ConfigParser.parse(args.toArray(String[]::new)).config(), peer.clock());
     int port = running.server().port();
     AtomicReference<Seen> last = new AtomicReference<>();
     try {

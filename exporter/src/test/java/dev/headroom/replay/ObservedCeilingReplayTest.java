@@ -65,7 +65,7 @@ class ObservedCeilingReplayTest {
         "--path.state=" + state,
         "--ceiling.learn-after=" + LEARN_AFTER));
     args.addAll(List.of(flags));
-    running = ServeCommand.start(ConfigParser.parse(args.toArray(String[]::new)).config());
+    running = ServeCommand.start(ConfigParser.parse(args.toArray(String[]::new)).config(), peer.clock());
     return running.server().port();
   }
 

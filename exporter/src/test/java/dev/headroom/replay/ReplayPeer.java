@@ -3,17 +3,19 @@ package dev.headroom.replay;
 import dev.headroom.testing.FixtureTree;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * A fixture peer of any shape (cores, MTUs, NIC speed, CPU quota) whose counters move as a live peer's would under
- * a steady load: every few milliseconds the tunnel and underlay byte counters, each core's {@code /proc/stat} line
- * and the userspace datapath's CPU time are rewritten to what the load has added since the start. The daemon
- * under test reads the tree as it would read {@code /sys} and {@code /proc}.
+ * a steady load. The daemon under test reads the tree as it would read {@code /sys} and {@code /proc}, and stamps
+ * its readings with {@link #clock()}, which first rewrites the tunnel and underlay byte counters, each core's
+ * {@code /proc/stat} line and the userspace datapath's CPU time to what the load has added by that moment. So every
+ * reading holds the counters of the time it is stamped with, as the kernel's do: a loaded host that delays the
+ * daemon's thread delays the reading, never a writer behind it (a writer thread on its own cadence would hand the
+ * daemon counters as old as that thread's last run, a rate dip and then a spike no live peer shows).
  *
- * <p>Usage: {@code try (ReplayPeer p = ReplayPeer.kernel(dir, 32).line(100_000, 1500).start(load)) { ... }}
+ * <p>Usage: {@code ReplayPeer p = ReplayPeer.kernel(dir, 32).line(100_000, 1500).start(load);
+ * ServeCommand.start(config, p.clock());}
  */
 final class ReplayPeer implements AutoCloseable {
   /** Every one of {@code cores} cores at the same busy share. */
@@ -43,11 +45,14 @@ final class ReplayPeer implements AutoCloseable {
   private final FixtureTree tree;
   private final int cores;
   private final String statTail;
-  private final String datapathStat;
+  private final Path datapathStatFile;
   private int tunnelMtu = 1280;
   private boolean tunnel = true;
-  private ScheduledExecutorService pacer;
-  private volatile Throwable failure;
+  private Load load;
+  private long t0;
+  private long[] base;
+  private String[] datapathStat;
+  private boolean closed;
 
   private ReplayPeer(FixtureTree tree, int cores, String datapathPid, int datapathField) {
     this.tree = tree;
@@ -56,7 +61,7 @@ final class ReplayPeer implements AutoCloseable {
     this.cores = cores;
     String stat = tree.read(tree.proc().resolve("stat"));
     this.statTail = stat.lines().filter(l -> !l.startsWith("cpu")).reduce("", (a, b) -> a + b + "\n");
-    this.datapathStat = tree.read(tree.proc().resolve(datapathPid).resolve("stat"));
+    this.datapathStatFile = tree.proc().resolve(datapathPid).resolve("stat");
     StringBuilder online = new StringBuilder();
     tree.write(tree.sys().resolve("devices/system/cpu/online"), "0-" + (cores - 1) + "\n");
     tree.write(tree.sys().resolve("devices/system/cpu/present"), "0-" + (cores - 1) + "\n");
@@ -111,39 +116,42 @@ final class ReplayPeer implements AutoCloseable {
     return tree.sys().resolve("fs/cgroup");
   }
 
-  /** Starts moving the counters under {@code load}. */
-  ReplayPeer start(Load load) {
+  /** Starts moving the counters under {@code load}, from where they stand now. */
+  synchronized ReplayPeer start(Load load) {
     if (load.busy().length != cores) {
       throw new IllegalArgumentException("load has " + load.busy().length + " cores, the peer " + cores);
     }
-    long[] base = {
+    this.base = new long[] {
         tunnel ? tree.counter("wt0", "tx_bytes") : 0, tunnel ? tree.counter("wt0", "rx_bytes") : 0,
         tree.counter("eth0", "tx_bytes"), tree.counter("eth0", "rx_bytes")};
-    long t0 = System.nanoTime();
-    pacer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "replay-pacer");
-      t.setDaemon(true);
-      return t;
-    });
-    pacer.scheduleAtFixedRate(() -> {
-      try {
-        double s = (System.nanoTime() - t0) / 1e9;
-        if (tunnel) {
-          set("wt0", base[0], load.downGbps(), s, tunnelMtu, "tx");
-          set("wt0", base[1], load.upGbps(), s, tunnelMtu, "rx");
-        }
-        set("eth0", base[2], load.underlayTxGbps(), s, tunnelMtu + 74, "tx");
-        set("eth0", base[3], load.underlayRxGbps(), s, tunnelMtu + 74, "rx");
-        writeCpu(load.busy(), s);
-        String[] f = datapathStat.strip().split(" ");
-        f[datapathField] = Long.toString(Long.parseLong(f[datapathField]) + (long) (load.datapathCores() * s * HZ));
-        tree.write(tree.proc().resolve(datapathPid).resolve("stat"), String.join(" ", f) + "\n");
-      } catch (Throwable e) {
-        failure = e;
-        throw e;
-      }
-    }, 0, 20, TimeUnit.MILLISECONDS);
+    this.datapathStat = tree.read(datapathStatFile).strip().split(" ");
+    this.load = load;
+    this.t0 = System.nanoTime();
     return this;
+  }
+
+  /** The daemon's reading clock: the tree brought up to now, then now. */
+  LongSupplier clock() {
+    return this::now;
+  }
+
+  private synchronized long now() {
+    long now = System.nanoTime();
+    if (load == null || closed) {
+      return now;
+    }
+    double s = (now - t0) / 1e9;
+    if (tunnel) {
+      set("wt0", base[0], load.downGbps(), s, tunnelMtu, "tx");
+      set("wt0", base[1], load.upGbps(), s, tunnelMtu, "rx");
+    }
+    set("eth0", base[2], load.underlayTxGbps(), s, tunnelMtu + 74, "tx");
+    set("eth0", base[3], load.underlayRxGbps(), s, tunnelMtu + 74, "rx");
+    writeCpu(load.busy(), s);
+    String[] f = datapathStat.clone();
+    f[datapathField] = Long.toString(Long.parseLong(f[datapathField]) + (long) (load.datapathCores() * s * HZ));
+    tree.write(datapathStatFile, String.join(" ", f) + "\n");
+    return now;
   }
 
   private void set(String iface, long base, double gbps, double seconds, int packetBytes, String side) {
@@ -172,21 +180,9 @@ final class ReplayPeer implements AutoCloseable {
     tree.write(tree.proc().resolve("stat"), agg + "\n" + lines + statTail);
   }
 
+  /** No write lands in the tree after this: it is deleted next. */
   @Override
-  public void close() {
-    if (pacer != null) {
-      pacer.shutdownNow();
-      try {
-        // The tree is deleted next: no write may land in it after this.
-        if (!pacer.awaitTermination(5, TimeUnit.SECONDS)) {
-          throw new AssertionError("the pacer did not stop");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    if (failure != null) {
-      throw new AssertionError("the pacer failed", failure);
-    }
+  public synchronized void close() {
+    closed = true;
   }
 }

@@ -57,7 +57,7 @@ class CensusCollectorTest {
     }, censusThread, TIMEOUT);
 
     c.collect(Datapath.USERSPACE, 0, 0, false);
-    await().atMost(Duration.ofSeconds(10)).until(() -> c.collect(Datapath.USERSPACE, 1, 0, false).snapshot() != null);
+    idle(); // the first census has returned, and let go of the census thread: the next one is due at 1 s
     // One sample a second for a minute of the sampling thread's clock: every call returns, none waits.
     CensusState s = null;
     for (int i = 1; i <= 60; i++) {
@@ -69,13 +69,27 @@ class CensusCollectorTest {
       }
     }
     assertNotNull(s.snapshot(), "the last finished census stays published while one hangs");
+    // The hanging census was handed over at 1 s; its thread may start it only now, on a loaded host.
+    await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() >= 2);
     assertEquals(2, reads.get(), "no second census starts while one hangs");
 
     release.countDown();
-    await().atMost(Duration.ofSeconds(10)).until(() -> c.collect(Datapath.USERSPACE, 61 * S, 0, false).health().up());
+    idle();
+    assertTrue(c.collect(Datapath.USERSPACE, 61 * S, 0, false).health().up(), "up once the census returned");
+    idle();
+    assertEquals(3, reads.get(), "the census after it was taken");
     CensusState after = c.collect(Datapath.USERSPACE, 63 * S, 0, false);
-    await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() >= 3);
+    assertTrue(after.health().up());
     assertEquals(1, after.health().errors(), "the stall stays counted after the census returns");
+  }
+
+  /**
+   * Waits until every census handed to the census thread has finished, its {@code finally} included: the thread
+   * runs one task at a time, so an empty task behind them returns only then. Waiting for the census's result
+   * instead would race the moment the collector learns the census is no longer running.
+   */
+  private void idle() throws Exception {
+    censusThread.submit(() -> {}).get(10, TimeUnit.SECONDS);
   }
 
   @Test
