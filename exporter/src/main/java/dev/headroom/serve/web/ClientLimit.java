@@ -69,9 +69,4 @@ final class ClientLimit extends Handler.Wrapper {
   private void release(String client) {
     inFlight.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
   }
-
-  /** Requests in flight from {@code client}; for tests. */
-  int inFlight(String client) {
-    return inFlight.getOrDefault(FailureLimiter.key(client), 0);
-  }
 }
