@@ -50,7 +50,7 @@ final class ServerCapacity {
   }
 
   /** The request pool: {@code maxThreads} threads (the selector takes one) and the bounded task queue. */
-  static QueuedThreadPool threadPool(WebSecurity.Limits limits) {
+  private static QueuedThreadPool threadPool(WebSecurity.Limits limits) {
     if (System.getProperty(REFERENCES_PER_CACHE_LINE) == null) {
       System.setProperty(REFERENCES_PER_CACHE_LINE, "16"); // read once, when the queue's class first loads
     }
@@ -64,9 +64,9 @@ final class ServerCapacity {
   /**
    * Jetty's cap on open network connections, made to close a connection accepted past {@code max} before it
    * reads a byte rather than stop accepting: Jetty's way leaves the next connects in the kernel's backlog,
-   * where a fresh scraper would wait behind a flood, and refuses nothing anyone can count.
+   * where a fresh scraper would wait behind a flood, and counts no refusal.
    */
-  static NetworkConnectionLimit connectionLimit(ServerConnector connector, int max, Refusals refusals) {
+  private static NetworkConnectionLimit connectionLimit(ServerConnector connector, int max, Refusals refusals) {
     return new NetworkConnectionLimit(max, connector) {
       @Override
       protected void limit() {} // keep accepting: onAccepting closes every connection past the cap
