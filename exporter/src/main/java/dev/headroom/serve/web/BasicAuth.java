@@ -116,7 +116,7 @@ public final class BasicAuth implements Handler {
     this(users, settings, nanoClock, refusals, Bcrypt::verify);
   }
 
-  /** As above, every password checked by {@code verifier} ({@link Bcrypt#verify} but where a test watches). */
+  /** As above, each password checked against its hash by {@code verifier}: {@link Bcrypt#verify} in service. */
   BasicAuth(Map<String, String> users, Settings settings, LongSupplier nanoClock, Refusals refusals,
       BiPredicate<byte[], Bcrypt.Hash> verifier) {
     this.refusals = refusals;
