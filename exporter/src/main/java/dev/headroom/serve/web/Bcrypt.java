@@ -72,14 +72,4 @@ public final class Bcrypt {
   public static boolean verify(byte[] password, Hash hash) {
     return VERIFYER.verify(password, hash.cost(), hash.salt(), hash.digest()).verified;
   }
-
-  /** Convenience for callers holding a String password. */
-  public static boolean verify(String password, Hash hash) {
-    return verify(password.getBytes(StandardCharsets.UTF_8), hash);
-  }
-
-  /** The 23-byte bcrypt digest of a password; package-private for tests. */
-  static byte[] digest(byte[] password, byte[] salt, int cost) {
-    return BCrypt.with(VERSION, LongPasswordStrategies.truncate(VERSION)).hashRaw(cost, salt, password).rawHash;
-  }
 }

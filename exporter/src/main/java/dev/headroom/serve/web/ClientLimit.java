@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * {@code /metrics} over many connections then holds at most {@code max} request threads, and the task
  * queue ahead of another client's scrape drains at the speed of that cheap refusal, not of a render.
  * IPv6 clients are grouped by /64, like {@link FailureLimiter}. The live page's static assets are
- * exempt: a browser loads them in parallel and they cost a copy of a few KiB.
+ * exempt: a browser loads them in parallel and they cost a copy of a few KiB. Jetty's ThreadLimitHandler
+ * holds requests past its per-address limit until one finishes, and QoSHandler's limit is server-wide.
  *
  * <p>Usage: {@code config.jetty.modifyServer(s -> s.setHandler(new ClientLimit(4, refusals)))}; Javalin puts its own
  * handler inside.
@@ -68,10 +69,5 @@ final class ClientLimit extends Handler.Wrapper {
 
   private void release(String client) {
     inFlight.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
-  }
-
-  /** Requests in flight from {@code client}; for tests. */
-  int inFlight(String client) {
-    return inFlight.getOrDefault(FailureLimiter.key(client), 0);
   }
 }

@@ -12,7 +12,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * byte every few seconds (slow loris). A new connection must complete its first request head (TLS handshake
  * included) within {@code deadlineMillis}; afterwards, a connection whose request head, once begun, is still
  * unfinished a whole check period later is closed. Idle keep-alive connections are left to the idle timeout.
- * Jetty parses without holding a thread, so the point is to free sockets and memory.
+ * Jetty parses without holding a thread, so the point is to free sockets and memory. Jetty has no such limit:
+ * its idle timeout restarts on every byte, and its minimum data rates cover request content, not the head.
  *
  * <p>The check runs every half deadline on Jetty's scheduler, beside the connection's own thread, and reads
  * two counters that thread moves at different moments: bytes when it fills its buffer, requests when the head

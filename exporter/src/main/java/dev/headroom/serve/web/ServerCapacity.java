@@ -3,10 +3,10 @@ package dev.headroom.serve.web;
 import dev.headroom.serve.RateLimitedLog;
 import io.javalin.config.JavalinConfig;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.io.ssl.SslConnection;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SocketChannel;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -37,6 +37,9 @@ final class ServerCapacity {
    */
   private static final String REFERENCES_PER_CACHE_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
 
+  private static final RateLimitedLog LOG =
+      new RateLimitedLog(LoggerFactory.getLogger(ServerCapacity.class), Duration.ofMinutes(1), System::nanoTime);
+
   private ServerCapacity() {}
 
   /** The request pool and the per-client cap on {@code config}; refusals are counted in {@code refusals}. */
@@ -47,7 +50,7 @@ final class ServerCapacity {
   }
 
   /** The request pool: {@code maxThreads} threads (the selector takes one) and the bounded task queue. */
-  static QueuedThreadPool threadPool(WebSecurity.Limits limits) {
+  private static QueuedThreadPool threadPool(WebSecurity.Limits limits) {
     if (System.getProperty(REFERENCES_PER_CACHE_LINE) == null) {
       System.setProperty(REFERENCES_PER_CACHE_LINE, "16"); // read once, when the queue's class first loads
     }
@@ -59,6 +62,31 @@ final class ServerCapacity {
   }
 
   /**
+   * Jetty's cap on open network connections, made to close a connection accepted past {@code max} before it
+   * reads a byte rather than stop accepting: Jetty's way leaves the next connects in the kernel's backlog,
+   * where a fresh scraper would wait behind a flood, and counts no refusal.
+   */
+  private static NetworkConnectionLimit connectionLimit(ServerConnector connector, int max, Refusals refusals) {
+    return new NetworkConnectionLimit(max, connector) {
+      @Override
+      protected void limit() {} // keep accepting: onAccepting closes every connection past the cap
+
+      @Override
+      protected void unlimit() {}
+
+      @Override
+      public void onAccepting(SelectableChannel channel) {
+        super.onAccepting(channel);
+        if (!channel.isOpen()) {
+          refusals.count(Refusals.Reason.CONNECTION_LIMIT);
+          LOG.warn("connections", "refused a connection from "
+              + ((SocketChannel) channel).socket().getRemoteSocketAddress() + ": " + max + " connections are open", null);
+        }
+      }
+    };
+  }
+
+  /**
    * Timeouts, backlog, request-head deadline and the connection cap on {@code connector}; the connections
    * these close, and failed TLS handshakes, are counted in {@code refusals}.
    */
@@ -66,7 +94,7 @@ final class ServerCapacity {
     connector.setIdleTimeout(limits.idleTimeout().toMillis());
     connector.setAcceptQueueSize(limits.acceptQueueSize());
     connector.addBean(new RequestDeadline(connector.getScheduler(), limits.requestDeadline().toMillis(), refusals));
-    connector.addBean(new Cap(limits.maxConnections(), refusals));
+    connector.addBean(connectionLimit(connector, limits.maxConnections(), refusals));
     // Jetty adds the connector's handshake listeners to every TLS connection it makes.
     connector.addBean(new SslHandshakeListener() {
       @Override
@@ -74,47 +102,5 @@ final class ServerCapacity {
         refusals.count(Refusals.Reason.TLS_HANDSHAKE);
       }
     });
-  }
-
-  /**
-   * Counts open network connections and closes any accepted past {@code max}, before it reads a byte: the
-   * client sees the connection end at once instead of hanging, and it costs the server one accept.
-   */
-  static final class Cap implements Connection.Listener {
-    private static final RateLimitedLog LOG =
-        new RateLimitedLog(LoggerFactory.getLogger(ServerCapacity.class), Duration.ofMinutes(1), System::nanoTime);
-    private final int max;
-    private final Refusals refusals;
-    private final AtomicInteger open = new AtomicInteger();
-
-    Cap(int max, Refusals refusals) {
-      this.max = max;
-      this.refusals = refusals;
-    }
-
-    @Override
-    public void onOpened(Connection connection) {
-      if (connection.getEndPoint() instanceof SslConnection.SslEndPoint) {
-        return; // HTTP inside TLS: its network connection is the SslConnection, already counted
-      }
-      if (open.incrementAndGet() > max) {
-        refusals.count(Refusals.Reason.CONNECTION_LIMIT);
-        LOG.warn("connections", "refused a connection from " + connection.getEndPoint().getRemoteSocketAddress()
-            + ": " + max + " connections are open", null);
-        connection.close();
-      }
-    }
-
-    @Override
-    public void onClosed(Connection connection) {
-      if (!(connection.getEndPoint() instanceof SslConnection.SslEndPoint)) {
-        open.decrementAndGet();
-      }
-    }
-
-    /** Open network connections, refused ones included until their close completes. */
-    int open() {
-      return open.get();
-    }
   }
 }

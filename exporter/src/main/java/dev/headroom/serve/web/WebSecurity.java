@@ -152,8 +152,8 @@ public final class WebSecurity {
     return connector;
   }
 
-  /** Builds Jetty's server TLS factory from PEM files. Package-private for tests. */
-  static SslContextFactory.Server sslContextFactory(Tls tls) {
+  /** Builds Jetty's server TLS factory from PEM files. */
+  private static SslContextFactory.Server sslContextFactory(Tls tls) {
     SslContextFactory.Server ssl = new SslContextFactory.Server();
     char[] password = randomPassword();
     ssl.setKeyStore(keyStore(tls, password));

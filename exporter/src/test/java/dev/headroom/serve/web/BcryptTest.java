@@ -1,7 +1,6 @@
 package dev.headroom.serve.web;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,19 +32,19 @@ class BcryptTest {
         "01234567890123456789012345678901234567890123456789012345678901234567890123456789|$2y$05$sRLWrH81v9krLvgULzuUc.t8M1GOHs8CmOb51s9WVHHhKRKQLIlLi",
       })
   void knownHashesVerify(String password, String hash) {
-    assertTrue(Bcrypt.verify(password, Bcrypt.parse(hash)), hash);
-    assertFalse(Bcrypt.verify("x" + password, Bcrypt.parse(hash)), "a different password must fail");
+    assertTrue(verify(password, Bcrypt.parse(hash)), hash);
+    assertFalse(verify("x" + password, Bcrypt.parse(hash)), "a different password must fail");
   }
 
   @Test
   void passwordsAreCutAt72Bytes() {
     String a72 = "a".repeat(72);
     Bcrypt.Hash h72 = Bcrypt.parse("$2b$05$8wkhCiIsY0dbxrre2uii4uC1kPN96qd/n.OYt4qWlF.BRPcvcNMF.");
-    assertTrue(Bcrypt.verify(a72, h72));
-    assertTrue(Bcrypt.verify(a72 + "b", h72), "byte 73 is ignored, as in every bcrypt");
-    assertFalse(Bcrypt.verify("a".repeat(71), h72));
+    assertTrue(verify(a72, h72));
+    assertTrue(verify(a72 + "b", h72), "byte 73 is ignored, as in every bcrypt");
+    assertFalse(verify("a".repeat(71), h72));
     // Python bcrypt 3.2 hashed a*72+"b"; it must equal the 72-byte hash's behaviour.
-    assertTrue(Bcrypt.verify(a72, Bcrypt.parse("$2b$05$00Is4r0ArfrxR0HtPnWF/O6CBlqh0slXg2PX8OLuyZgLFxdEJaCNi")));
+    assertTrue(verify(a72, Bcrypt.parse("$2b$05$00Is4r0ArfrxR0HtPnWF/O6CBlqh0slXg2PX8OLuyZgLFxdEJaCNi")));
   }
 
   @Test
@@ -55,8 +54,16 @@ class BcryptTest {
     assertEquals(10, h.cost());
     assertEquals(16, h.salt().length);
     assertEquals(23, h.digest().length);
-    assertArrayEquals(
-        Bcrypt.digest("scrape-me".getBytes(UTF_8), h.salt(), h.cost()), h.digest());
+    // The parsed parts are the ones bcrypt hashes with: the password verifies, and only with them.
+    assertTrue(verify("scrape-me", h));
+    byte[] otherSalt = h.salt().clone();
+    otherSalt[0] ^= 1;
+    assertFalse(verify("scrape-me", new Bcrypt.Hash('y', h.cost(), otherSalt, h.digest())));
+    assertFalse(verify("scrape-me", new Bcrypt.Hash('y', h.cost() + 1, h.salt(), h.digest())));
+  }
+
+  private static boolean verify(String password, Bcrypt.Hash hash) {
+    return Bcrypt.verify(password.getBytes(UTF_8), hash);
   }
 
   @ParameterizedTest
