@@ -32,7 +32,7 @@ public final class CeilingSelector {
       OptionalDouble measured = profile.ceiling(d);
       Optional<String> mismatch = profile.mismatch(o);
       // One pegged core measured one tunnel's limit: more users or tunnels go past it, so it is not the peer's.
-      if (measured.isPresent() && mismatch.isEmpty() && profile.limit(d) == Limit.SINGLE_TUNNEL) {
+      if (measured.isPresent() && mismatch.isEmpty() && profile.limit(d) == Cause.ONE_TUNNEL_CORE) {
         mismatch = Optional.of("profile measured one tunnel's limit, not the peer's");
       }
       if (measured.isPresent() && mismatch.isEmpty()) {
@@ -40,11 +40,11 @@ public final class CeilingSelector {
             .append(Units.gbpsText(measured.getAsDouble()))
             .append(" on this peer, ").append(profile.datapath().label()).append(" datapath, ")
             .append(profile.cores()).append(" cores, MTU ").append(profile.tunnelMtu())
-            .append(", limited by ").append(profile.limit(d).label());
+            .append(", limited by ").append(ProfileFile.limitLabel(profile.limit(d)));
         profile.when().ifPresent(t -> basis.append(", at ").append(t));
         // A profile stopped by the link measured the NIC, not the datapath.
         return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, basis.toString(),
-            profile.limit(d) == Limit.LINK);
+            profile.limit(d) == Cause.LINK_FULL);
       }
       skipped = " (" + mismatch.orElse("profile has no " + d.label() + " measurement") + ")";
     }

@@ -25,10 +25,10 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Only a driven direction is measured: one that carried at least {@link #DRIVEN_SHARE} of the other's best rate.
  * The other is the ACK stream of the test and is neither judged nor written. What limited a direction is named
- * from the whole peer over the plateau's steps: the underlay at line rate ({@link Limit#LINK}); every usable core
- * busy, or every core a userspace datapath may run on ({@link Limit#CPU}); one core pegged with the others idle
- * ({@link Limit#SINGLE_TUNNEL}); a datapath at the reference figure for its size past the guide's knee with idle
- * cores ({@link Limit#AT_CEILING}); else {@link Limit#UNKNOWN}.
+ * from the whole peer over the plateau's steps: the underlay at line rate ({@link Cause#LINK_FULL}); every usable core
+ * busy, or every core a userspace datapath may run on ({@link Cause#CORES_SATURATED}); one core pegged with the others idle
+ * ({@link Cause#ONE_TUNNEL_CORE}); a datapath at the reference figure for its size past the guide's knee with idle
+ * cores ({@link Cause#AT_CEILING}); else {@link Cause#ROOM}.
  *
  * <p>Usage:
  * <pre>{@code
@@ -173,7 +173,7 @@ public final class ProfileSession {
    * @param limit          what stopped it rising (UNKNOWN unless measured)
    * @param summary        one line in words
    */
-  public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Limit limit,
+  public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Cause limit,
       String summary) {
     public boolean measured() {
       return outcome == Outcome.MEASURED;
@@ -363,12 +363,12 @@ public final class ProfileSession {
       String why = p.best() < FLOOR_BYTES_PER_SECOND ? "not loaded"
           : "its " + num(Units.gbps(p.best()), 2) + " Gbps is " + pct(p.best() / detectors.get(other(d)).best())
               + " of " + other(d).label() + "'s, the other direction's ACK stream";
-      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Limit.UNKNOWN,
+      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Cause.ROOM,
           d.label() + ": not driven (" + why + "): not measured, any earlier ceiling is kept");
     }
     Optional<PlateauDetector.Plateau> plateau = p.plateau();
     if (plateau.isEmpty()) {
-      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Limit.UNKNOWN, d.label()
+      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Cause.ROOM, d.label()
           + ": no plateau after " + steps.size() + " step" + (steps.size() == 1 ? "" : "s") + ", best "
           + num(Units.gbps(p.best()), 2) + " Gbps; not written: add load (more clients or streams) until two steps in a"
           + " row raise it by less than " + pct(settings.minGain()));
@@ -380,33 +380,33 @@ public final class ProfileSession {
     double hot = mean(on, Interval::hottest);
     double others = mean(on, Interval::othersBusy);
     double allowed = mean(on, Interval::datapathAllowedBusy);
-    Limit limit;
+    Cause limit;
     String why;
     if (util >= LINK_LIMIT) {
-      limit = Limit.LINK;
+      limit = Cause.LINK_FULL;
       why = "underlay " + (d == Direction.DOWNLOAD ? "transmit" : "receive") + " at " + pct(util);
     } else if (total >= CPU_LIMIT * peerCores) {
-      limit = Limit.CPU;
+      limit = Cause.CORES_SATURATED;
       why = "all " + num(peerCores, 2) + " usable cores busy (" + num(total, 2) + ")";
     } else if (datapath.userspace() && allowed >= CPU_LIMIT) {
-      limit = Limit.CPU;
+      limit = Cause.CORES_SATURATED;
       why = "the cores the datapath may run on at " + pct(allowed);
     } else if (hot >= CPU_LIMIT && others < OTHERS_IDLE) {
-      limit = Limit.SINGLE_TUNNEL;
+      limit = Cause.ONE_TUNNEL_CORE;
       why = "one core at " + pct(hot) + ", the others at " + pct(others) + ": one tunnel's limit, not the peer's;"
           + " more users or tunnels (or another peer) raise it, a bigger box does not";
     } else if (pastKnee() && rate >= AT_REFERENCE * referenceBytesPerSecond(d)) {
-      limit = Limit.AT_CEILING;
+      limit = Cause.AT_CEILING;
       why = "at the reference figure for " + num(peerCores, 2) + " cores with cores idle (" + num(total, 2)
           + " busy): the datapath does not spread further";
     } else {
-      limit = Limit.UNKNOWN;
+      limit = Cause.ROOM;
       why = "neither the cores (" + (Double.isNaN(total) ? "?" : num(total, 2)) + " of " + num(peerCores, 2)
           + " busy) nor the underlay (" + utilText(util) + ") was full: the load generator or the far side may be"
           + " the limit";
     }
     return new DirectionResult(d, Outcome.MEASURED, rate, limit, d.label() + ": plateau at "
-        + num(Units.gbps(rate), 2) + " Gbps after " + plateau.get().step() + " steps, limited by " + limit.label()
+        + num(Units.gbps(rate), 2) + " Gbps after " + plateau.get().step() + " steps, limited by " + ProfileFile.limitLabel(limit)
         + " (" + why + "); " + datapath.label() + " datapath, " + cores + " cores, MTU " + tunnelMtu);
   }
 

@@ -83,7 +83,7 @@ class ProfileSessionTest {
     assertTrue(p.session.done());
     ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
     assertEquals(2.05, Units.gbps(down.bytesPerSecond()), 2.05 * 0.03);
-    assertEquals(Limit.CPU, down.limit());
+    assertEquals(Cause.CORES_SATURATED, down.limit());
 
     MeasuredProfile written = p.session.toProfile(Instant.EPOCH).orElseThrow();
     Path f = dir.resolve("ceiling.properties");
@@ -107,14 +107,14 @@ class ProfileSessionTest {
     MeasuredProfile now = p.session.toProfile(Instant.EPOCH).orElseThrow();
     assertTrue(now.ceiling(UPLOAD).isEmpty());
 
-    MeasuredProfile earlier = new MeasuredProfile(OptionalDouble.of(1.0 * GBPS), Limit.CPU, OptionalDouble.of(1.4 * GBPS),
-        Limit.LINK, 4, Datapath.KERNEL, 1280, Instant.EPOCH);
+    MeasuredProfile earlier = new MeasuredProfile(OptionalDouble.of(1.0 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(1.4 * GBPS),
+        Cause.LINK_FULL, 4, Datapath.KERNEL, 1280, Instant.EPOCH);
     MeasuredProfile merged = now.keepingFrom(earlier);
     assertEquals(1.4 * GBPS, merged.ceiling(UPLOAD).getAsDouble(), 1e-6, "the undriven direction keeps its ceiling");
-    assertEquals(Limit.LINK, merged.limit(UPLOAD));
+    assertEquals(Cause.LINK_FULL, merged.limit(UPLOAD));
     assertEquals(now.ceiling(DOWNLOAD), merged.ceiling(DOWNLOAD), "the driven direction is the new measurement");
-    MeasuredProfile otherMachine = new MeasuredProfile(OptionalDouble.empty(), Limit.UNKNOWN,
-        OptionalDouble.of(1.4 * GBPS), Limit.LINK, 8, Datapath.KERNEL, 1280, Instant.EPOCH);
+    MeasuredProfile otherMachine = new MeasuredProfile(OptionalDouble.empty(), Cause.ROOM,
+        OptionalDouble.of(1.4 * GBPS), Cause.LINK_FULL, 8, Datapath.KERNEL, 1280, Instant.EPOCH);
     assertTrue(now.keepingFrom(otherMachine).ceiling(UPLOAD).isEmpty(), "another core count is another machine");
   }
 
@@ -135,7 +135,7 @@ class ProfileSessionTest {
     p.busy = cores(16, 0.2);
     p.step(0.01, 0.9).step(0.01, 0.9).step(0.01, 0.9);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
-    assertEquals(Limit.LINK, up.limit());
+    assertEquals(Cause.LINK_FULL, up.limit());
     assertTrue(up.summary().contains("receive at 95%"), up.summary());
     assertEquals(ProfileSession.Outcome.NOT_DRIVEN, p.session.result(DOWNLOAD).outcome());
   }
@@ -146,11 +146,11 @@ class ProfileSessionTest {
     Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.defaults()));
     quota.busy = busy;
     quota.step(1, 0.01).step(1, 0.01).step(1, 0.01);
-    assertEquals(Limit.CPU, quota.session.result(DOWNLOAD).limit(), quota.session.result(DOWNLOAD).summary());
+    assertEquals(Cause.CORES_SATURATED, quota.session.result(DOWNLOAD).limit(), quota.session.result(DOWNLOAD).summary());
     Peer free = new Peer(new ProfileSession(Datapath.KERNEL, 8, 1280));
     free.busy = busy;
     free.step(1, 0.01).step(1, 0.01).step(1, 0.01);
-    assertEquals(Limit.UNKNOWN, free.session.result(DOWNLOAD).limit(), "8 free cores, 2.5 busy: not the CPU");
+    assertEquals(Cause.ROOM, free.session.result(DOWNLOAD).limit(), "8 free cores, 2.5 busy: not the CPU");
   }
 
   @Test
@@ -160,8 +160,7 @@ class ProfileSessionTest {
     p.busy[7] = 0.98;
     p.step(3.0, 0.05).step(3.0, 0.05).step(3.05, 0.05);
     ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
-    assertEquals(Limit.SINGLE_TUNNEL, down.limit());
-    assertEquals(Cause.ONE_TUNNEL_CORE, down.limit().cause().orElseThrow());
+    assertEquals(Cause.ONE_TUNNEL_CORE, down.limit());
     assertTrue(down.summary().contains("a bigger box does not"), down.summary());
   }
 
@@ -171,13 +170,12 @@ class ProfileSessionTest {
     p.busy = cores(32, 0.25); // 8 busy cores of 32
     p.step(0.2, 10).step(0.2, 14.5).step(0.2, 14.6).step(0.2, 14.5);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
-    assertEquals(Limit.AT_CEILING, up.limit());
-    assertEquals(Cause.AT_CEILING, up.limit().cause().orElseThrow());
+    assertEquals(Cause.AT_CEILING, up.limit());
     // The same cores idle at a fifth of the reference figure: nothing on the peer was full.
     Peer slow = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
     slow.busy = cores(32, 0.05);
     slow.step(0.05, 3).step(0.05, 3).step(0.05, 3);
-    assertEquals(Limit.UNKNOWN, slow.session.result(UPLOAD).limit());
+    assertEquals(Cause.ROOM, slow.session.result(UPLOAD).limit());
     assertTrue(slow.session.result(UPLOAD).summary().contains("load generator"));
   }
 
@@ -187,7 +185,7 @@ class ProfileSessionTest {
     p.busy = new double[] {0.99, 0.35};
     p.allowedBusy = 0.99;
     p.step(0.25, 0.01).step(0.25, 0.01).step(0.25, 0.01);
-    assertEquals(Limit.CPU, p.session.result(DOWNLOAD).limit(), p.session.result(DOWNLOAD).summary());
+    assertEquals(Cause.CORES_SATURATED, p.session.result(DOWNLOAD).limit(), p.session.result(DOWNLOAD).summary());
   }
 
   @Test
