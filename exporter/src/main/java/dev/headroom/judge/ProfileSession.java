@@ -1,8 +1,5 @@
 package dev.headroom.judge;
 
-import static dev.headroom.judge.Units.num;
-import static dev.headroom.judge.Units.pct;
-
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.time.Instant;
@@ -28,7 +25,8 @@ import java.util.function.ToDoubleFunction;
  * from the whole peer over the plateau's steps: the underlay at line rate ({@link Cause#LINK_FULL}); every usable core
  * busy, or every core a userspace datapath may run on ({@link Cause#CORES_SATURATED}); one core pegged with the others idle
  * ({@link Cause#ONE_TUNNEL_CORE}); a datapath at the reference figure for its size past the guide's knee with idle
- * cores ({@link Cause#AT_CEILING}); else {@link Cause#ROOM}.
+ * cores ({@link Cause#AT_CEILING}); else {@link Cause#ROOM}. It returns the facts; {@code headroom profile}
+ * puts them in words.
  *
  * <p>Usage:
  * <pre>{@code
@@ -83,11 +81,12 @@ public final class ProfileSession {
       return coreBusy.clone();
     }
 
-    double rate(Direction d) {
+    public double rate(Direction d) {
       return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
     }
 
-    double util(Direction d) {
+    /** The underlay's use on the direction's side: transmit for download, receive for upload. */
+    public double util(Direction d) {
       return d == Direction.DOWNLOAD ? underlayTransmitUtilization : underlayReceiveUtilization;
     }
 
@@ -167,16 +166,45 @@ public final class ProfileSession {
   }
 
   /**
-   * The outcome for one direction.
+   * The outcome for one direction, and the figures it rests on.
    *
    * @param bytesPerSecond the ceiling when measured; else the best step level (a lower bound), 0 when unloaded
-   * @param limit          what stopped it rising (UNKNOWN unless measured)
-   * @param summary        one line in words
+   * @param limit          what stopped it rising ({@link Cause#ROOM} unless measured with something on the peer full)
+   * @param steps          the plateau's last step when measured, else the steps measured so far
+   * @param otherBest      the other direction's best step level: a direction far below it is that one's ACK stream
+   * @param on             the plateau's means the limit was named from; {@link Figures#UNKNOWN} unless measured
    */
-  public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Cause limit,
-      String summary) {
+  public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Cause limit, int steps,
+      double otherBest, Figures on) {
     public boolean measured() {
       return outcome == Outcome.MEASURED;
+    }
+  }
+
+  /**
+   * Means over a plateau's samples, each NaN when unknown.
+   *
+   * @param underlay    the underlay's use on the direction's side
+   * @param busyCores   the busy cores summed
+   * @param hottest     the hottest core's busy ratio
+   * @param othersBusy  the other cores' mean busy ratio
+   * @param allowedBusy mean busy of the cores a userspace datapath may run on
+   */
+  public record Figures(double underlay, double busyCores, double hottest, double othersBusy, double allowedBusy) {
+    public static final Figures UNKNOWN = new Figures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+  }
+
+  /**
+   * One measured step: its number, each direction's level, and each driven direction's gain over the best step
+   * before it (NaN for the first step and for a direction not driven).
+   */
+  public record StepResult(int number, double download, double upload, double downloadGain, double uploadGain) {
+    public double level(Direction d) {
+      return d == Direction.DOWNLOAD ? download : upload;
+    }
+
+    public double gain(Direction d) {
+      return d == Direction.DOWNLOAD ? downloadGain : uploadGain;
     }
   }
 
@@ -301,113 +329,73 @@ public final class ProfileSession {
     return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
   }
 
-  /** e.g. {@code step 2: download 0.31 Gbps (+12%)  upload 0.01 Gbps}: the last measured step. */
-  public String stepLine() {
-    if (steps.isEmpty()) {
-      return "no step measured yet";
-    }
+  /** The last measured step; empty before one was. */
+  public Optional<StepResult> lastStep() {
     int n = steps.size();
-    StringBuilder b = new StringBuilder("step ").append(n).append(':');
-    for (Direction d : Direction.values()) {
-      PlateauDetector p = detectors.get(d);
-      b.append("  ").append(d.label()).append(' ').append(num(Units.gbps(p.levels().get(n - 1)), 2)).append(" Gbps");
-      double g = p.gain(n);
-      if (!Double.isNaN(g) && isDriven(d)) {
-        b.append(" (").append(g >= 0 ? "+" : "").append(pct(g)).append(')');
-      }
+    if (n == 0) {
+      return Optional.empty();
     }
-    return b.toString();
+    PlateauDetector down = detectors.get(Direction.DOWNLOAD);
+    PlateauDetector up = detectors.get(Direction.UPLOAD);
+    return Optional.of(new StepResult(n, down.levels().get(n - 1), up.levels().get(n - 1),
+        isDriven(Direction.DOWNLOAD) ? down.gain(n) : Double.NaN, isDriven(Direction.UPLOAD) ? up.gain(n) : Double.NaN));
   }
 
-  /** e.g. {@code 42s  step 2 measuring  download 5.21 Gbps  upload 0.1 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%} */
-  public String progressLine() {
-    if (last == null) {
-      return "waiting for the first sample";
-    }
-    Interval s = last;
-    StringBuilder b = new StringBuilder();
-    b.append(num(s.seconds(), 0)).append('s');
-    b.append("  step ").append(stepsBegun()).append(' ').append(switch (phase) {
-      case WAITING_FOR_LOAD -> "waiting for load";
-      case SETTLING -> "settling";
-      case MEASURING -> "measuring";
-      case STEP_MEASURED -> "measured";
-      case PLATEAU -> "plateau";
-      case OUT_OF_STEPS -> "last";
-    });
-    for (Direction d : Direction.values()) {
-      b.append("  ").append(d.label()).append(' ').append(num(Units.gbps(s.rate(d)), 2)).append(" Gbps");
-    }
-    double[] busy = s.coreBusy();
-    Arrays.sort(busy);
-    b.append("  busiest cores");
-    if (busy.length == 0) {
-      b.append(" unknown");
-    }
-    for (int i = busy.length - 1; i >= Math.max(0, busy.length - 3); i--) {
-      b.append(' ').append(pct(busy[i]));
-    }
-    b.append("  underlay tx ").append(utilText(s.underlayTransmitUtilization()))
-        .append(" rx ").append(utilText(s.underlayReceiveUtilization()));
-    return b.toString();
+  /** The last sample added; empty before the first. */
+  public Optional<Interval> lastSample() {
+    return Optional.ofNullable(last);
   }
 
-  private static String utilText(double u) {
-    return Double.isNaN(u) ? "?" : pct(u);
+  public Datapath datapath() {
+    return datapath;
+  }
+
+  /** Online cores. */
+  public int cores() {
+    return cores;
+  }
+
+  /** The cores the peer may use: online, or fewer under a CPU quota. */
+  public double peerCores() {
+    return peerCores;
+  }
+
+  public int tunnelMtu() {
+    return tunnelMtu;
+  }
+
+  public Settings settings() {
+    return settings;
   }
 
   /** The outcome so far for a direction. */
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
+    double otherBest = detectors.get(other(d)).best();
     if (!isDriven(d)) {
-      String why = p.best() < FLOOR_BYTES_PER_SECOND ? "not loaded"
-          : "its " + num(Units.gbps(p.best()), 2) + " Gbps is " + pct(p.best() / detectors.get(other(d)).best())
-              + " of " + other(d).label() + "'s, the other direction's ACK stream";
-      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Cause.ROOM,
-          d.label() + ": not driven (" + why + "): not measured, any earlier ceiling is kept");
+      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
     }
     Optional<PlateauDetector.Plateau> plateau = p.plateau();
     if (plateau.isEmpty()) {
-      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Cause.ROOM, d.label()
-          + ": no plateau after " + steps.size() + " step" + (steps.size() == 1 ? "" : "s") + ", best "
-          + num(Units.gbps(p.best()), 2) + " Gbps; not written: add load (more clients or streams) until two steps in a"
-          + " row raise it by less than " + pct(settings.minGain()));
+      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
     }
     List<Interval> on = plateauSamples(plateau.get());
     double rate = plateau.get().bytesPerSecond();
-    double util = mean(on, s -> s.util(d));
-    double total = mean(on, Interval::totalBusy);
-    double hot = mean(on, Interval::hottest);
-    double others = mean(on, Interval::othersBusy);
-    double allowed = mean(on, Interval::datapathAllowedBusy);
+    Figures f = new Figures(mean(on, s -> s.util(d)), mean(on, Interval::totalBusy), mean(on, Interval::hottest),
+        mean(on, Interval::othersBusy), mean(on, Interval::datapathAllowedBusy));
     Cause limit;
-    String why;
-    if (util >= LINK_LIMIT) {
+    if (f.underlay() >= LINK_LIMIT) {
       limit = Cause.LINK_FULL;
-      why = "underlay " + (d == Direction.DOWNLOAD ? "transmit" : "receive") + " at " + pct(util);
-    } else if (total >= CPU_LIMIT * peerCores) {
+    } else if (f.busyCores() >= CPU_LIMIT * peerCores || datapath.userspace() && f.allowedBusy() >= CPU_LIMIT) {
       limit = Cause.CORES_SATURATED;
-      why = "all " + num(peerCores, 2) + " usable cores busy (" + num(total, 2) + ")";
-    } else if (datapath.userspace() && allowed >= CPU_LIMIT) {
-      limit = Cause.CORES_SATURATED;
-      why = "the cores the datapath may run on at " + pct(allowed);
-    } else if (hot >= CPU_LIMIT && others < OTHERS_IDLE) {
+    } else if (f.hottest() >= CPU_LIMIT && f.othersBusy() < OTHERS_IDLE) {
       limit = Cause.ONE_TUNNEL_CORE;
-      why = "one core at " + pct(hot) + ", the others at " + pct(others) + ": one tunnel's limit, not the peer's;"
-          + " more users or tunnels (or another peer) raise it, a bigger box does not";
     } else if (pastKnee() && rate >= AT_REFERENCE * referenceBytesPerSecond(d)) {
       limit = Cause.AT_CEILING;
-      why = "at the reference figure for " + num(peerCores, 2) + " cores with cores idle (" + num(total, 2)
-          + " busy): the datapath does not spread further";
     } else {
       limit = Cause.ROOM;
-      why = "neither the cores (" + (Double.isNaN(total) ? "?" : num(total, 2)) + " of " + num(peerCores, 2)
-          + " busy) nor the underlay (" + utilText(util) + ") was full: the load generator or the far side may be"
-          + " the limit";
     }
-    return new DirectionResult(d, Outcome.MEASURED, rate, limit, d.label() + ": plateau at "
-        + num(Units.gbps(rate), 2) + " Gbps after " + plateau.get().step() + " steps, limited by " + ProfileFile.limitLabel(limit)
-        + " (" + why + "); " + datapath.label() + " datapath, " + cores + " cores, MTU " + tunnelMtu);
+    return new DirectionResult(d, Outcome.MEASURED, rate, limit, plateau.get().step(), otherBest, f);
   }
 
   /** The samples of the steps on the plateau: the one that set the level and the flat ones after it. */

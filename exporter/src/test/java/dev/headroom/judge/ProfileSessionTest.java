@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.cmd.ProfileCommand;
 import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -51,6 +53,11 @@ class ProfileSessionTest {
     }
   }
 
+  /** What {@code headroom profile} prints for the direction. */
+  private static String said(ProfileSession s, Direction d) {
+    return ProfileCommand.summary(s, s.result(d));
+  }
+
   private static double[] cores(int n, double busy) {
     double[] b = new double[n];
     Arrays.fill(b, busy);
@@ -72,7 +79,7 @@ class ProfileSessionTest {
     ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
     assertTrue(down.measured());
     assertEquals(0.31, Units.gbps(down.bytesPerSecond()), 0.31 * 0.03);
-    assertTrue(down.summary().contains("after 5 steps"), down.summary());
+    assertTrue(said(p.session, DOWNLOAD).contains("after 5 steps"), said(p.session, DOWNLOAD));
   }
 
   @Test
@@ -102,7 +109,7 @@ class ProfileSessionTest {
     p.step(1.0, 0.03).step(2.0, 0.06).step(2.05, 0.062).step(2.02, 0.061);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
     assertEquals(ProfileSession.Outcome.NOT_DRIVEN, up.outcome());
-    assertTrue(up.summary().contains("ACK stream"), up.summary());
+    assertTrue(said(p.session, UPLOAD).contains("ACK stream"), said(p.session, UPLOAD));
     assertEquals(java.util.List.of(DOWNLOAD), p.session.driven());
     MeasuredProfile now = p.session.toProfile(Instant.EPOCH).orElseThrow();
     assertTrue(now.ceiling(UPLOAD).isEmpty());
@@ -136,7 +143,7 @@ class ProfileSessionTest {
     p.step(0.01, 0.9).step(0.01, 0.9).step(0.01, 0.9);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
     assertEquals(Cause.LINK_FULL, up.limit());
-    assertTrue(up.summary().contains("receive at 95%"), up.summary());
+    assertTrue(said(p.session, UPLOAD).contains("receive at 95%"), said(p.session, UPLOAD));
     assertEquals(ProfileSession.Outcome.NOT_DRIVEN, p.session.result(DOWNLOAD).outcome());
   }
 
@@ -146,7 +153,7 @@ class ProfileSessionTest {
     Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.defaults()));
     quota.busy = busy;
     quota.step(1, 0.01).step(1, 0.01).step(1, 0.01);
-    assertEquals(Cause.CORES_SATURATED, quota.session.result(DOWNLOAD).limit(), quota.session.result(DOWNLOAD).summary());
+    assertEquals(Cause.CORES_SATURATED, quota.session.result(DOWNLOAD).limit(), said(quota.session, DOWNLOAD));
     Peer free = new Peer(new ProfileSession(Datapath.KERNEL, 8, 1280));
     free.busy = busy;
     free.step(1, 0.01).step(1, 0.01).step(1, 0.01);
@@ -161,7 +168,7 @@ class ProfileSessionTest {
     p.step(3.0, 0.05).step(3.0, 0.05).step(3.05, 0.05);
     ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
     assertEquals(Cause.ONE_TUNNEL_CORE, down.limit());
-    assertTrue(down.summary().contains("a bigger box does not"), down.summary());
+    assertTrue(said(p.session, DOWNLOAD).contains("a bigger box does not"), said(p.session, DOWNLOAD));
   }
 
   @Test
@@ -176,7 +183,7 @@ class ProfileSessionTest {
     slow.busy = cores(32, 0.05);
     slow.step(0.05, 3).step(0.05, 3).step(0.05, 3);
     assertEquals(Cause.ROOM, slow.session.result(UPLOAD).limit());
-    assertTrue(slow.session.result(UPLOAD).summary().contains("load generator"));
+    assertTrue(said(slow.session, UPLOAD).contains("load generator"));
   }
 
   @Test
@@ -185,7 +192,7 @@ class ProfileSessionTest {
     p.busy = new double[] {0.99, 0.35};
     p.allowedBusy = 0.99;
     p.step(0.25, 0.01).step(0.25, 0.01).step(0.25, 0.01);
-    assertEquals(Cause.CORES_SATURATED, p.session.result(DOWNLOAD).limit(), p.session.result(DOWNLOAD).summary());
+    assertEquals(Cause.CORES_SATURATED, p.session.result(DOWNLOAD).limit(), said(p.session, DOWNLOAD));
   }
 
   @Test
@@ -198,7 +205,7 @@ class ProfileSessionTest {
     assertTrue(s.done());
     assertTrue(s.toProfile(Instant.EPOCH).isEmpty());
     assertEquals(ProfileSession.Outcome.NO_PLATEAU, s.result(DOWNLOAD).outcome());
-    assertTrue(s.result(DOWNLOAD).summary().contains("no plateau after 4 steps"), s.result(DOWNLOAD).summary());
+    assertTrue(said(s, DOWNLOAD).contains("no plateau after 4 steps"), said(s, DOWNLOAD));
   }
 
   @Test
@@ -222,16 +229,17 @@ class ProfileSessionTest {
   @Test
   void theProgressAndStepLinesShowTheStepRatesGainsCoresAndUnderlay() {
     Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
-    assertEquals("waiting for the first sample", p.session.progressLine());
+    assertEquals("waiting for the first sample", ProfileCommand.progressLine(p.session));
     p.busy = new double[] {0.4, 0.98, 0.2, 0.97};
     p.txUtil = 0.52;
     p.rxUtil = 0.03;
     p.step(1, 0.01).step(1.5, 0.01);
-    assertTrue(p.session.stepLine().matches("step 2:  download 1\\.\\d+ Gbps \\(\\+\\d+%\\)  upload 0\\.01 Gbps"),
-        p.session.stepLine());
-    assertTrue(p.session.progressLine().matches(
+    assertTrue(ProfileCommand.stepLine(p.session).matches(
+        "step 2:  download 1\\.\\d+ Gbps \\(\\+\\d+%\\)  upload 0\\.01 Gbps"),
+        ProfileCommand.stepLine(p.session));
+    assertTrue(ProfileCommand.progressLine(p.session).matches(
         "30s  step 2 measured  download 1\\.\\d+ Gbps  upload 0\\.01 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%"),
-        p.session.progressLine());
+        ProfileCommand.progressLine(p.session));
   }
 
   @Test
