@@ -233,16 +233,17 @@ public final class ProfileCommand {
 
   /** e.g. {@code step 2:  download 0.31 Gbps (+12%)  upload 0.01 Gbps}: the last measured step. */
   public static String stepLine(ProfileSession session) {
-    return session.lastStep().map(st -> {
-      StringBuilder b = new StringBuilder("step ").append(st.number()).append(':');
-      for (Direction d : Direction.values()) {
-        b.append("  ").append(d.label()).append(' ').append(gbpsText(st.level(d)));
-        if (!Double.isNaN(st.gain(d))) {
-          b.append(" (").append(st.gain(d) >= 0 ? "+" : "").append(pct(st.gain(d))).append(')');
-        }
-      }
-      return b.toString();
-    }).orElse("no step measured yet");
+    int n = session.stepsMeasured();
+    if (n == 0) {
+      return "no step measured yet";
+    }
+    StringBuilder b = new StringBuilder("step ").append(n).append(':');
+    for (Direction d : Direction.values()) {
+      double g = session.gain(d, n);
+      b.append("  ").append(d.label()).append(' ').append(gbpsText(session.level(d, n)))
+          .append(Double.isNaN(g) ? "" : " (" + (g >= 0 ? "+" : "") + pct(g) + ")");
+    }
+    return b.toString();
   }
 
   /** e.g. {@code 42s  step 2 measuring  download 5.21 Gbps  upload 0.1 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%} */

@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
  * <p>Usage: {@code MeasuredProfile p = ProfileFile.read(path); p.ceiling(Direction.DOWNLOAD).ifPresent(...);}
  *
  * @param downloadBytesPerSecond measured download ceiling, inner bytes/s
- * @param downloadLimit          what stopped download rising, in the classifier's words ({@link ProfileFile#limitLabel})
+ * @param downloadLimit          what stopped download rising, one of the classifier's causes
  * @param uploadBytesPerSecond   measured upload ceiling, inner bytes/s
  * @param uploadLimit            what stopped upload rising
  * @param cores                  online cores during the measurement

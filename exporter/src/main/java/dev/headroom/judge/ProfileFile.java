@@ -154,8 +154,11 @@ public final class ProfileFile {
       return Cause.ROOM;
     }
     String t = v.toLowerCase(Locale.ROOT);
-    return LIMITS.stream().filter(c -> limitLabel(c).equals(t)).findFirst().orElseThrow(() -> new ProfileFileException(
-        file, key, "'" + v + "' is not one of " + String.join(", ", LIMITS.stream().map(ProfileFile::limitLabel).toList())));
+    List<String> words = LIMITS.stream().map(ProfileFile::limitLabel).toList();
+    if (!words.contains(t)) {
+      throw new ProfileFileException(file, key, "'" + v + "' is not one of " + String.join(", ", words));
+    }
+    return LIMITS.get(words.indexOf(t));
   }
 
   private static int positiveInt(Path file, Properties p, String key) throws ProfileFileException {

@@ -22,11 +22,11 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Only a driven direction is measured: one that carried at least {@link #DRIVEN_SHARE} of the other's best rate.
  * The other is the ACK stream of the test and is neither judged nor written. What limited a direction is named
- * from the whole peer over the plateau's steps: the underlay at line rate ({@link Cause#LINK_FULL}); every usable core
- * busy, or every core a userspace datapath may run on ({@link Cause#CORES_SATURATED}); one core pegged with the others idle
- * ({@link Cause#ONE_TUNNEL_CORE}); a datapath at the reference figure for its size past the guide's knee with idle
- * cores ({@link Cause#AT_CEILING}); else {@link Cause#ROOM}. It returns the facts; {@code headroom profile}
- * puts them in words.
+ * from the whole peer over the plateau's steps: the underlay at line rate ({@link Cause#LINK_FULL}); every usable
+ * core busy, or every core a userspace datapath may run on ({@link Cause#CORES_SATURATED}); one core pegged with
+ * the others idle ({@link Cause#ONE_TUNNEL_CORE}); a datapath at the reference figure for its size past the
+ * guide's knee with idle cores ({@link Cause#AT_CEILING}); else {@link Cause#ROOM}. It returns the facts;
+ * {@code headroom profile} puts them in words.
  *
  * <p>Usage:
  * <pre>{@code
@@ -169,7 +169,7 @@ public final class ProfileSession {
    * The outcome for one direction, and the figures it rests on.
    *
    * @param bytesPerSecond the ceiling when measured; else the best step level (a lower bound), 0 when unloaded
-   * @param limit          what stopped it rising ({@link Cause#ROOM} unless measured with something on the peer full)
+   * @param limit          what stopped it rising; {@link Cause#ROOM} unless measured with something on the peer full
    * @param steps          the plateau's last step when measured, else the steps measured so far
    * @param otherBest      the other direction's best step level: a direction far below it is that one's ACK stream
    * @param on             the plateau's means the limit was named from; {@link Figures#UNKNOWN} unless measured
@@ -192,20 +192,6 @@ public final class ProfileSession {
    */
   public record Figures(double underlay, double busyCores, double hottest, double othersBusy, double allowedBusy) {
     public static final Figures UNKNOWN = new Figures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-  }
-
-  /**
-   * One measured step: its number, each direction's level, and each driven direction's gain over the best step
-   * before it (NaN for the first step and for a direction not driven).
-   */
-  public record StepResult(int number, double download, double upload, double downloadGain, double uploadGain) {
-    public double level(Direction d) {
-      return d == Direction.DOWNLOAD ? download : upload;
-    }
-
-    public double gain(Direction d) {
-      return d == Direction.DOWNLOAD ? downloadGain : uploadGain;
-    }
   }
 
   /** One measured step: its number and the samples of its measured window. */
@@ -329,16 +315,18 @@ public final class ProfileSession {
     return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
   }
 
-  /** The last measured step; empty before one was. */
-  public Optional<StepResult> lastStep() {
-    int n = steps.size();
-    if (n == 0) {
-      return Optional.empty();
-    }
-    PlateauDetector down = detectors.get(Direction.DOWNLOAD);
-    PlateauDetector up = detectors.get(Direction.UPLOAD);
-    return Optional.of(new StepResult(n, down.levels().get(n - 1), up.levels().get(n - 1),
-        isDriven(Direction.DOWNLOAD) ? down.gain(n) : Double.NaN, isDriven(Direction.UPLOAD) ? up.gain(n) : Double.NaN));
+  public int stepsMeasured() {
+    return steps.size();
+  }
+
+  /** A direction's level at measured step {@code n} (1-based). */
+  public double level(Direction d, int n) {
+    return detectors.get(d).levels().get(n - 1);
+  }
+
+  /** A driven direction's gain at step {@code n} over the best before it; NaN for the first and when not driven. */
+  public double gain(Direction d, int n) {
+    return isDriven(d) ? detectors.get(d).gain(n) : Double.NaN;
   }
 
   /** The last sample added; empty before the first. */
