@@ -280,7 +280,7 @@ public final class ProfileCommand {
     String best = gbpsText(r.bytesPerSecond());
     return d.label() + switch (r.outcome()) {
       case NOT_DRIVEN -> ": not driven (" + (r.bytesPerSecond() < ProfileSession.FLOOR_BYTES_PER_SECOND ? "not loaded"
-          : "its " + best + " is " + pct(r.bytesPerSecond() / r.otherBest()) + " of " + other(d).label()
+          : "its " + best + " is " + pct(r.bytesPerSecond() / r.otherBest()) + " of " + d.other().label()
               + "'s, the other direction's ACK stream") + "): not measured, any earlier ceiling is kept";
       case NO_PLATEAU -> ": no plateau after " + r.steps() + " step" + (r.steps() == 1 ? "" : "s") + ", best " + best
           + "; not written: add load (more clients or streams) until two steps in a row raise it by less than "
@@ -321,10 +321,6 @@ public final class ProfileCommand {
 
   private static String seconds(double v) {
     return Double.isNaN(v) ? "?" : num(v, 2);
-  }
-
-  private static Direction other(Direction d) {
-    return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
   }
 
   /**

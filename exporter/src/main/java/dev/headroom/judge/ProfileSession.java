@@ -308,11 +308,7 @@ public final class ProfileSession {
 
   private boolean isDriven(Direction d) {
     double best = detectors.get(d).best();
-    return best >= FLOOR_BYTES_PER_SECOND && best >= DRIVEN_SHARE * detectors.get(other(d)).best();
-  }
-
-  private static Direction other(Direction d) {
-    return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
+    return best >= FLOOR_BYTES_PER_SECOND && best >= DRIVEN_SHARE * detectors.get(d.other()).best();
   }
 
   public int stepsMeasured() {
@@ -359,7 +355,7 @@ public final class ProfileSession {
   /** The outcome so far for a direction. */
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
-    double otherBest = detectors.get(other(d)).best();
+    double otherBest = detectors.get(d.other()).best();
     if (!isDriven(d)) {
       return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
     }
