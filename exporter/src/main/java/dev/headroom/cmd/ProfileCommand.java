@@ -118,7 +118,7 @@ public final class ProfileCommand {
       base.ifPresent(c -> out.println("without the tunnel: " + costText(c)));
       OptionalDouble kept = tunnelCost.isPresent() && base.isPresent() ? tunnelCost.get().retained(base.get())
           : OptionalDouble.empty();
-      kept.ifPresent(k -> out.printf(Locale.ROOT, "the tunnel keeps %.0f%% of the path without it%n", 100 * k));
+      kept.ifPresent(k -> out.println("the tunnel keeps " + pct(k) + " of the path without it"));
     }
     Optional<MeasuredProfile> measured = tunnel.toProfile(Instant.now());
     if (measured.isEmpty()) {
