@@ -130,35 +130,24 @@ public final class ProfileFile {
     return OptionalDouble.of(d);
   }
 
-  /** The causes a profile can end in, in the order an error lists their words. */
+  /** The causes a profile can end in, and the file's word for each: nothing on the peer full (ROOM) is unknown. */
   private static final List<Cause> LIMITS =
       List.of(Cause.CORES_SATURATED, Cause.LINK_FULL, Cause.ONE_TUNNEL_CORE, Cause.AT_CEILING, Cause.ROOM);
+  private static final List<String> LIMIT_WORDS = List.of("cpu", "link", "single_tunnel", "at_ceiling", "unknown");
 
-  /**
-   * The file's word for what stopped a direction rising ({@code download.limit=cpu}); {@link Cause#ROOM}, nothing
-   * on the peer full, is {@code unknown}: the load generator or the far side may have been the limit.
-   */
+  /** The file's word for what stopped a direction rising: {@code download.limit=cpu}. */
   public static String limitLabel(Cause limit) {
-    return switch (limit) {
-      case CORES_SATURATED -> "cpu";
-      case LINK_FULL -> "link";
-      case ONE_TUNNEL_CORE -> "single_tunnel";
-      case AT_CEILING -> "at_ceiling";
-      default -> "unknown";
-    };
+    int i = LIMITS.indexOf(limit);
+    return i < 0 ? "unknown" : LIMIT_WORDS.get(i);
   }
 
   private static Cause limit(Path file, Properties p, String key) throws ProfileFileException {
     String v = value(p, key);
-    if (v == null) {
-      return Cause.ROOM;
+    int i = v == null ? LIMITS.indexOf(Cause.ROOM) : LIMIT_WORDS.indexOf(v.toLowerCase(Locale.ROOT));
+    if (i < 0) {
+      throw new ProfileFileException(file, key, "'" + v + "' is not one of " + String.join(", ", LIMIT_WORDS));
     }
-    String t = v.toLowerCase(Locale.ROOT);
-    List<String> words = LIMITS.stream().map(ProfileFile::limitLabel).toList();
-    if (!words.contains(t)) {
-      throw new ProfileFileException(file, key, "'" + v + "' is not one of " + String.join(", ", words));
-    }
-    return LIMITS.get(words.indexOf(t));
+    return LIMITS.get(i);
   }
 
   private static int positiveInt(Path file, Properties p, String key) throws ProfileFileException {
