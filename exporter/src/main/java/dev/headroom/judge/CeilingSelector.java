@@ -50,18 +50,19 @@ public final class CeilingSelector {
     }
     if (config != null && config.of(d).isPresent()) {
       double v = config.of(d).getAsDouble();
-      return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped);
+      return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped,
+          false);
     }
     ObservedCeiling seen = observed.get(d);
     if (seen != null) {
       Ceiling c = seen.ceiling();
-      return skipped.isEmpty() ? c : new Ceiling(c.bytesPerSecond(), c.source(), c.basis() + skipped);
+      return new Ceiling(c.bytesPerSecond(), c.source(), c.basis() + skipped, false);
     }
     // Unknown online cores: the number of cores that reported busy ratios is the next best count.
     // Under a CPU quota the peer has fractional cores: the table is read between its rows.
     double cores = o.onlineCores() > 0 || o.coreBusy().length > 0 ? Classifier.peerCores(o) : 0;
     Ceiling ref = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
-    return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
+    return new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
   }
 
   /** The ceilings for both directions, nothing observed. */
