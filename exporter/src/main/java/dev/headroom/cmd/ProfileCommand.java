@@ -1,5 +1,9 @@
 package dev.headroom.cmd;
 
+import static dev.headroom.judge.Units.gbpsText;
+import static dev.headroom.judge.Units.num;
+import static dev.headroom.judge.Units.pct;
+
 import dev.headroom.config.Config;
 import dev.headroom.judge.ArmCost;
 import dev.headroom.judge.MeasuredProfile;
@@ -105,16 +109,16 @@ public final class ProfileCommand {
       out.println("Stopped: keeping what was measured so far.");
     }
     for (Direction d : Direction.values()) {
-      out.println(tunnel.result(d).summary());
+      out.println(summary(tunnel, tunnel.result(d)));
     }
     Optional<ArmCost> tunnelCost = tunnel.cost();
-    tunnelCost.ifPresent(c -> out.println("through the tunnel: " + c.text()));
+    tunnelCost.ifPresent(c -> out.println("through the tunnel: " + costText(c)));
     if (baseline.isPresent()) {
       Optional<ArmCost> base = baseline.get().cost();
-      base.ifPresent(c -> out.println("without the tunnel: " + c.text()));
+      base.ifPresent(c -> out.println("without the tunnel: " + costText(c)));
       OptionalDouble kept = tunnelCost.isPresent() && base.isPresent() ? tunnelCost.get().retained(base.get())
           : OptionalDouble.empty();
-      kept.ifPresent(k -> out.printf(Locale.ROOT, "the tunnel keeps %.0f%% of the path without it%n", 100 * k));
+      kept.ifPresent(k -> out.println("the tunnel keeps " + pct(k) + " of the path without it"));
     }
     Optional<MeasuredProfile> measured = tunnel.toProfile(Instant.now());
     if (measured.isEmpty()) {
@@ -176,12 +180,12 @@ public final class ProfileCommand {
       session.add(toProfileInterval(s, underlay));
       if (session.stepsBegun() > measured && (session.wantsStep() || session.done())) {
         measured = session.stepsBegun();
-        out.println((tty ? "\r" : "") + session.stepLine());
+        out.println((tty ? "\r" : "") + stepLine(session));
       } else if (tty) {
-        out.print("\r" + session.progressLine() + "   ");
+        out.print("\r" + progressLine(session) + "   ");
         out.flush();
       } else if (s.monotonicNanos() - lastPrint >= 5_000_000_000L) {
-        out.println(session.progressLine());
+        out.println(progressLine(session));
         lastPrint = s.monotonicNanos();
       }
     }
@@ -225,6 +229,98 @@ public final class ProfileCommand {
     return String.join(" and ", java.util.Arrays.stream(Direction.values())
         .filter(d -> measured.ceiling(d).isEmpty() && written.ceiling(d).isPresent()).map(Direction::label).toList())
         + " ceiling";
+  }
+
+  /** e.g. {@code step 2:  download 0.31 Gbps (+12%)  upload 0.01 Gbps}: the last measured step. */
+  public static String stepLine(ProfileSession session) {
+    int n = session.stepsMeasured();
+    if (n == 0) {
+      return "no step measured yet";
+    }
+    StringBuilder b = new StringBuilder("step ").append(n).append(':');
+    for (Direction d : Direction.values()) {
+      double g = session.gain(d, n);
+      b.append("  ").append(d.label()).append(' ').append(gbpsText(session.level(d, n)))
+          .append(Double.isNaN(g) ? "" : " (" + (g >= 0 ? "+" : "") + pct(g) + ")");
+    }
+    return b.toString();
+  }
+
+  /** e.g. {@code 42s  step 2 measuring  download 5.21 Gbps  upload 0.1 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%} */
+  public static String progressLine(ProfileSession session) {
+    if (session.lastSample().isEmpty()) {
+      return "waiting for the first sample";
+    }
+    ProfileSession.Interval s = session.lastSample().get();
+    StringBuilder b = new StringBuilder(num(s.seconds(), 0)).append("s  step ").append(session.stepsBegun())
+        .append(' ').append(switch (session.phase()) {
+          case WAITING_FOR_LOAD -> "waiting for load";
+          case SETTLING -> "settling";
+          case MEASURING -> "measuring";
+          case STEP_MEASURED -> "measured";
+          case PLATEAU -> "plateau";
+          case OUT_OF_STEPS -> "last";
+        });
+    for (Direction d : Direction.values()) {
+      b.append("  ").append(d.label()).append(' ').append(gbpsText(s.rate(d)));
+    }
+    double[] busy = s.coreBusy();
+    java.util.Arrays.sort(busy);
+    b.append("  busiest cores").append(busy.length == 0 ? " unknown" : "");
+    for (int i = busy.length - 1; i >= Math.max(0, busy.length - 3); i--) {
+      b.append(' ').append(pct(busy[i]));
+    }
+    return b.append("  underlay tx ").append(pct(s.underlayTransmitUtilization())).append(" rx ")
+        .append(pct(s.underlayReceiveUtilization())).toString();
+  }
+
+  /** What became of a direction, in one line with the figures it rests on. */
+  public static String summary(ProfileSession session, ProfileSession.DirectionResult r) {
+    Direction d = r.direction();
+    String best = gbpsText(r.bytesPerSecond());
+    return d.label() + switch (r.outcome()) {
+      case NOT_DRIVEN -> ": not driven (" + (r.bytesPerSecond() < ProfileSession.FLOOR_BYTES_PER_SECOND ? "not loaded"
+          : "its " + best + " is " + pct(r.bytesPerSecond() / r.otherBest()) + " of " + d.other().label()
+              + "'s, the other direction's ACK stream") + "): not measured, any earlier ceiling is kept";
+      case NO_PLATEAU -> ": no plateau after " + r.steps() + " step" + (r.steps() == 1 ? "" : "s") + ", best " + best
+          + "; not written: add load (more clients or streams) until two steps in a row raise it by less than "
+          + pct(session.settings().minGain());
+      case MEASURED -> ": plateau at " + best + " after " + r.steps() + " steps, limited by "
+          + ProfileFile.limitLabel(r.limit()) + " (" + why(session, r) + "); " + session.datapath().label()
+          + " datapath, " + session.cores() + " cores, MTU " + session.tunnelMtu();
+    };
+  }
+
+  private static String why(ProfileSession session, ProfileSession.DirectionResult r) {
+    ProfileSession.Figures f = r.on();
+    String cores = num(session.peerCores(), 2);
+    return switch (r.limit()) {
+      case LINK_FULL -> "underlay " + (r.direction() == Direction.DOWNLOAD ? "transmit" : "receive") + " at "
+          + pct(f.underlay());
+      // The CPU is full when all usable cores are, or (userspace) the cores the datapath may run on.
+      case CORES_SATURATED -> f.busyCores() >= ProfileSession.CPU_LIMIT * session.peerCores()
+          ? "all " + cores + " usable cores busy (" + num(f.busyCores(), 2) + ")"
+          : "the cores the datapath may run on at " + pct(f.allowedBusy());
+      case ONE_TUNNEL_CORE -> "one core at " + pct(f.hottest()) + ", the others at " + pct(f.othersBusy())
+          + ": one tunnel's limit, not the peer's; more users or tunnels (or another peer) raise it, a bigger box"
+          + " does not";
+      case AT_CEILING -> "at the reference figure for " + cores + " cores with cores idle (" + num(f.busyCores(), 2)
+          + " busy): the datapath does not spread further";
+      default -> "neither the cores (" + (Double.isNaN(f.busyCores()) ? "?" : num(f.busyCores(), 2)) + " of "
+          + cores + " busy) nor the underlay (" + pct(f.underlay()) + ") was full: the load generator or the far"
+          + " side may be the limit";
+    };
+  }
+
+  /** e.g. {@code 0.31 Gbps, CPU 6.10 s/Gbit (user 3.20, system 1.90, softirq 1.00)} */
+  public static String costText(ArmCost c) {
+    return gbpsText(c.bytesPerSecond()) + ", CPU " + seconds(c.secondsPerGbit()) + " s/Gbit (user "
+        + seconds(c.userSecondsPerGbit()) + ", system " + seconds(c.systemSecondsPerGbit()) + ", softirq "
+        + seconds(c.softirqSecondsPerGbit()) + ")";
+  }
+
+  private static String seconds(double v) {
+    return Double.isNaN(v) ? "?" : num(v, 2);
   }
 
   /**

@@ -49,17 +49,6 @@ public record ArmCost(double bytesPerSecond, double userSecondsPerGbit, double s
         ? OptionalDouble.of(bytesPerSecond / withoutTunnel.bytesPerSecond) : OptionalDouble.empty();
   }
 
-  /** e.g. {@code 0.31 Gbps, CPU 6.10 s/Gbit (user 3.20, system 1.90, softirq 1.00)} */
-  public String text() {
-    return Units.num(Units.gbps(bytesPerSecond), 2) + " Gbps, CPU " + seconds(secondsPerGbit()) + " s/Gbit (user "
-        + seconds(userSecondsPerGbit) + ", system " + seconds(systemSecondsPerGbit) + ", softirq "
-        + seconds(softirqSecondsPerGbit) + ")";
-  }
-
-  private static String seconds(double v) {
-    return Double.isNaN(v) ? "?" : Units.num(v, 2);
-  }
-
   private static double mean(List<Double> v) {
     return v.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).average().orElse(Double.NaN);
   }

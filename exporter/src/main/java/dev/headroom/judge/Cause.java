@@ -2,7 +2,9 @@ package dev.headroom.judge;
 
 /**
  * Why a direction got its verdict: the fact the {@link Classifier} decided on, before anything is put in words
- * ({@link Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}.
+ * ({@link Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}. A profile names what stopped a
+ * direction rising with the same causes ({@link MeasuredProfile#limit}), so a profile and a live verdict say the
+ * same thing; its file keeps words of its own for them ({@link ProfileFile#limitLabel}).
  *
  * <p>Usage: {@code if (judgement.of(UPLOAD).cause() == Cause.AT_CEILING) System.out.println("cannot spread further");}
  */
@@ -16,7 +18,10 @@ public enum Cause {
   RATE_UNKNOWN("rate_unknown", Verdict.HEADROOM),
   /** Below the traffic floor: too little traffic to judge. */
   IDLE("idle", Verdict.HEADROOM),
-  /** Carrying traffic with room left. */
+  /**
+   * Carrying traffic with room left. Of a profile's plateau: nothing on the peer was full, so the load generator
+   * or the far side may have been the limit.
+   */
   ROOM("room", Verdict.HEADROOM),
   /** The underlay NIC's side for this direction is near its line rate. */
   LINK_FULL("link_full", Verdict.LINK_BOUND),

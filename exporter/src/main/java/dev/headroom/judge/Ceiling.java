@@ -21,11 +21,6 @@ public record Ceiling(double bytesPerSecond, CeilingSource source, String basis,
     Objects.requireNonNull(basis, "basis");
   }
 
-  /** A ceiling the CPU sets (not capped by a NIC). */
-  public Ceiling(double bytesPerSecond, CeilingSource source, String basis) {
-    this(bytesPerSecond, source, basis, false);
-  }
-
   /** The ceiling in Gbps (bits), as people say it. */
   public double gbps() {
     return Units.gbps(bytesPerSecond);

@@ -32,7 +32,7 @@ public final class CeilingSelector {
       OptionalDouble measured = profile.ceiling(d);
       Optional<String> mismatch = profile.mismatch(o);
       // One pegged core measured one tunnel's limit: more users or tunnels go past it, so it is not the peer's.
-      if (measured.isPresent() && mismatch.isEmpty() && profile.limit(d) == Limit.SINGLE_TUNNEL) {
+      if (measured.isPresent() && mismatch.isEmpty() && profile.limit(d) == Cause.ONE_TUNNEL_CORE) {
         mismatch = Optional.of("profile measured one tunnel's limit, not the peer's");
       }
       if (measured.isPresent() && mismatch.isEmpty()) {
@@ -40,28 +40,29 @@ public final class CeilingSelector {
             .append(Units.gbpsText(measured.getAsDouble()))
             .append(" on this peer, ").append(profile.datapath().label()).append(" datapath, ")
             .append(profile.cores()).append(" cores, MTU ").append(profile.tunnelMtu())
-            .append(", limited by ").append(profile.limit(d).label());
+            .append(", limited by ").append(ProfileFile.limitLabel(profile.limit(d)));
         profile.when().ifPresent(t -> basis.append(", at ").append(t));
         // A profile stopped by the link measured the NIC, not the datapath.
         return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, basis.toString(),
-            profile.limit(d) == Limit.LINK);
+            profile.limit(d) == Cause.LINK_FULL);
       }
       skipped = " (" + mismatch.orElse("profile has no " + d.label() + " measurement") + ")";
     }
     if (config != null && config.of(d).isPresent()) {
       double v = config.of(d).getAsDouble();
-      return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped);
+      return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped,
+          false);
     }
     ObservedCeiling seen = observed.get(d);
     if (seen != null) {
       Ceiling c = seen.ceiling();
-      return skipped.isEmpty() ? c : new Ceiling(c.bytesPerSecond(), c.source(), c.basis() + skipped);
+      return new Ceiling(c.bytesPerSecond(), c.source(), c.basis() + skipped, false);
     }
     // Unknown online cores: the number of cores that reported busy ratios is the next best count.
     // Under a CPU quota the peer has fractional cores: the table is read between its rows.
     double cores = o.onlineCores() > 0 || o.coreBusy().length > 0 ? Classifier.peerCores(o) : 0;
     Ceiling ref = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
-    return skipped.isEmpty() ? ref : new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
+    return new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
   }
 
   /** The ceilings for both directions, nothing observed. */

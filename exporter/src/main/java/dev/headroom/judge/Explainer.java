@@ -73,8 +73,8 @@ public final class Explainer {
           + lineRateText(o) + ", tunnel carrying " + rate;
       case CORES_SATURATED -> dir + " is CPU-bound at " + rate + ": " + cpuText(jm);
       case CPU_SHARED -> dir + " at " + rate + " has no room: the CPU both directions share is full ("
-          + cpuText(jm) + ") with " + other(d).label() + " at " + gbpsText(o.throughput(other(d)))
-          + "; more " + dir + " takes CPU from " + other(d).label();
+          + cpuText(jm) + ") with " + d.other().label() + " at " + gbpsText(o.throughput(d.other()))
+          + "; more " + dir + " takes CPU from " + d.other().label();
       case AT_CEILING -> dir + " holds " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " "
           + c.source().label() + " ceiling at " + rate + " with " + cpuText(jm) + ": " + spreadText(jm, d);
       case FLOW_CAP -> dir + " is held by one tunnel at the underlay's single-flow cap: the busiest tunnel carries "
@@ -106,10 +106,6 @@ public final class Explainer {
     // Below a hundredth of a Gbps the two-decimal figure would read 0 anyway: say it plainly.
     return Units.gbps(s.bytesPerSecond()) < 0.005 ? "no room for more " + dir + " now (" + held + ")"
         : "room for " + gbpsText(s.bytesPerSecond()) + " more " + dir + " now (" + held + ")";
-  }
-
-  private static Direction other(Direction d) {
-    return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
   }
 
   /** Why the datapath cannot use the idle cores, from the reference tables. */

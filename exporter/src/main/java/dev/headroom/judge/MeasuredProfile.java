@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
  * <p>Usage: {@code MeasuredProfile p = ProfileFile.read(path); p.ceiling(Direction.DOWNLOAD).ifPresent(...);}
  *
  * @param downloadBytesPerSecond measured download ceiling, inner bytes/s
- * @param downloadLimit          what stopped download rising
+ * @param downloadLimit          what stopped download rising, one of the classifier's causes
  * @param uploadBytesPerSecond   measured upload ceiling, inner bytes/s
  * @param uploadLimit            what stopped upload rising
  * @param cores                  online cores during the measurement
@@ -24,9 +24,9 @@ import java.util.OptionalDouble;
  */
 public record MeasuredProfile(
     OptionalDouble downloadBytesPerSecond,
-    Limit downloadLimit,
+    Cause downloadLimit,
     OptionalDouble uploadBytesPerSecond,
-    Limit uploadLimit,
+    Cause uploadLimit,
     int cores,
     Datapath datapath,
     int tunnelMtu,
@@ -35,8 +35,8 @@ public record MeasuredProfile(
   public MeasuredProfile {
     Objects.requireNonNull(downloadBytesPerSecond, "downloadBytesPerSecond");
     Objects.requireNonNull(uploadBytesPerSecond, "uploadBytesPerSecond");
-    downloadLimit = downloadLimit == null ? Limit.UNKNOWN : downloadLimit;
-    uploadLimit = uploadLimit == null ? Limit.UNKNOWN : uploadLimit;
+    downloadLimit = downloadLimit == null ? Cause.ROOM : downloadLimit;
+    uploadLimit = uploadLimit == null ? Cause.ROOM : uploadLimit;
     Objects.requireNonNull(datapath, "datapath");
     if (downloadBytesPerSecond.isEmpty() && uploadBytesPerSecond.isEmpty()) {
       throw new IllegalArgumentException("a profile needs a ceiling in at least one direction");
@@ -59,8 +59,8 @@ public record MeasuredProfile(
     return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
   }
 
-  /** What stopped a direction rising. */
-  public Limit limit(Direction d) {
+  /** What stopped a direction rising; {@link Cause#ROOM} when nothing on the peer was full. */
+  public Cause limit(Direction d) {
     return d == Direction.DOWNLOAD ? downloadLimit : uploadLimit;
   }
 

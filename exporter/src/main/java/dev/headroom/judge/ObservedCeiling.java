@@ -61,6 +61,6 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
     return new Ceiling(bytesPerSecond, CeilingSource.OBSERVED, "observed: " + Units.gbpsText(bytesPerSecond)
         + " sustained for " + Units.durationText(episodeSeconds)
         + (from == From.CPU_SATURATED ? " with the CPU saturated" : " above the ceiling it was read against")
-        + ", learned " + learnedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        + ", learned " + learnedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS), false);
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -61,7 +62,7 @@ public final class ProfileFile {
       OptionalDouble c = profile.ceiling(d);
       if (c.isPresent()) {
         w.write(d.label() + ".bytes_per_second=" + Math.round(c.getAsDouble()) + "\n");
-        w.write(d.label() + ".limit=" + profile.limit(d).label() + "\n");
+        w.write(d.label() + ".limit=" + limitLabel(profile.limit(d)) + "\n");
       }
     }
     w.write("measured.cores=" + profile.cores() + "\n");
@@ -90,8 +91,8 @@ public final class ProfileFile {
       throw new ProfileFileException(file, "download.bytes_per_second",
           "missing (neither download.bytes_per_second nor upload.bytes_per_second is set)");
     }
-    Limit downLimit = limit(file, p, "download.limit");
-    Limit upLimit = limit(file, p, "upload.limit");
+    Cause downLimit = limit(file, p, "download.limit");
+    Cause upLimit = limit(file, p, "upload.limit");
     int cores = positiveInt(file, p, "measured.cores");
     Datapath datapath = datapath(file, p, "measured.datapath");
     int mtu = positiveInt(file, p, "measured.mtu");
@@ -129,16 +130,24 @@ public final class ProfileFile {
     return OptionalDouble.of(d);
   }
 
-  private static Limit limit(Path file, Properties p, String key) throws ProfileFileException {
+  /** The causes a profile can end in, and the file's word for each: nothing on the peer full (ROOM) is unknown. */
+  private static final List<Cause> LIMITS =
+      List.of(Cause.CORES_SATURATED, Cause.LINK_FULL, Cause.ONE_TUNNEL_CORE, Cause.AT_CEILING, Cause.ROOM);
+  private static final List<String> LIMIT_WORDS = List.of("cpu", "link", "single_tunnel", "at_ceiling", "unknown");
+
+  /** The file's word for what stopped a direction rising: {@code download.limit=cpu}. */
+  public static String limitLabel(Cause limit) {
+    int i = LIMITS.indexOf(limit);
+    return i < 0 ? "unknown" : LIMIT_WORDS.get(i);
+  }
+
+  private static Cause limit(Path file, Properties p, String key) throws ProfileFileException {
     String v = value(p, key);
-    if (v == null) {
-      return Limit.UNKNOWN;
+    int i = v == null ? LIMITS.indexOf(Cause.ROOM) : LIMIT_WORDS.indexOf(v.toLowerCase(Locale.ROOT));
+    if (i < 0) {
+      throw new ProfileFileException(file, key, "'" + v + "' is not one of " + String.join(", ", LIMIT_WORDS));
     }
-    try {
-      return Limit.parse(v);
-    } catch (IllegalArgumentException e) {
-      throw new ProfileFileException(file, key, e.getMessage());
-    }
+    return LIMITS.get(i);
   }
 
   private static int positiveInt(Path file, Properties p, String key) throws ProfileFileException {

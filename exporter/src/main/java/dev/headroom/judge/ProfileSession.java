@@ -1,8 +1,5 @@
 package dev.headroom.judge;
 
-import static dev.headroom.judge.Units.num;
-import static dev.headroom.judge.Units.pct;
-
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.time.Instant;
@@ -25,10 +22,11 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Only a driven direction is measured: one that carried at least {@link #DRIVEN_SHARE} of the other's best rate.
  * The other is the ACK stream of the test and is neither judged nor written. What limited a direction is named
- * from the whole peer over the plateau's steps: the underlay at line rate ({@link Limit#LINK}); every usable core
- * busy, or every core a userspace datapath may run on ({@link Limit#CPU}); one core pegged with the others idle
- * ({@link Limit#SINGLE_TUNNEL}); a datapath at the reference figure for its size past the guide's knee with idle
- * cores ({@link Limit#AT_CEILING}); else {@link Limit#UNKNOWN}.
+ * from the whole peer over the plateau's steps: the underlay at line rate ({@link Cause#LINK_FULL}); every usable
+ * core busy, or every core a userspace datapath may run on ({@link Cause#CORES_SATURATED}); one core pegged with
+ * the others idle ({@link Cause#ONE_TUNNEL_CORE}); a datapath at the reference figure for its size past the
+ * guide's knee with idle cores ({@link Cause#AT_CEILING}); else {@link Cause#ROOM}. It returns the facts;
+ * {@code headroom profile} puts them in words.
  *
  * <p>Usage:
  * <pre>{@code
@@ -83,11 +81,12 @@ public final class ProfileSession {
       return coreBusy.clone();
     }
 
-    double rate(Direction d) {
+    public double rate(Direction d) {
       return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
     }
 
-    double util(Direction d) {
+    /** The underlay's use on the direction's side: transmit for download, receive for upload. */
+    public double util(Direction d) {
       return d == Direction.DOWNLOAD ? underlayTransmitUtilization : underlayReceiveUtilization;
     }
 
@@ -167,17 +166,32 @@ public final class ProfileSession {
   }
 
   /**
-   * The outcome for one direction.
+   * The outcome for one direction, and the figures it rests on.
    *
    * @param bytesPerSecond the ceiling when measured; else the best step level (a lower bound), 0 when unloaded
-   * @param limit          what stopped it rising (UNKNOWN unless measured)
-   * @param summary        one line in words
+   * @param limit          what stopped it rising; {@link Cause#ROOM} unless measured with something on the peer full
+   * @param steps          the plateau's last step when measured, else the steps measured so far
+   * @param otherBest      the other direction's best step level: a direction far below it is that one's ACK stream
+   * @param on             the plateau's means the limit was named from; {@link Figures#UNKNOWN} unless measured
    */
-  public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Limit limit,
-      String summary) {
+  public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Cause limit, int steps,
+      double otherBest, Figures on) {
     public boolean measured() {
       return outcome == Outcome.MEASURED;
     }
+  }
+
+  /**
+   * Means over a plateau's samples, each NaN when unknown.
+   *
+   * @param underlay    the underlay's use on the direction's side
+   * @param busyCores   the busy cores summed
+   * @param hottest     the hottest core's busy ratio
+   * @param othersBusy  the other cores' mean busy ratio
+   * @param allowedBusy mean busy of the cores a userspace datapath may run on
+   */
+  public record Figures(double underlay, double busyCores, double hottest, double othersBusy, double allowedBusy) {
+    public static final Figures UNKNOWN = new Figures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
   /** One measured step: its number and the samples of its measured window. */
@@ -294,120 +308,78 @@ public final class ProfileSession {
 
   private boolean isDriven(Direction d) {
     double best = detectors.get(d).best();
-    return best >= FLOOR_BYTES_PER_SECOND && best >= DRIVEN_SHARE * detectors.get(other(d)).best();
+    return best >= FLOOR_BYTES_PER_SECOND && best >= DRIVEN_SHARE * detectors.get(d.other()).best();
   }
 
-  private static Direction other(Direction d) {
-    return d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
+  public int stepsMeasured() {
+    return steps.size();
   }
 
-  /** e.g. {@code step 2: download 0.31 Gbps (+12%)  upload 0.01 Gbps}: the last measured step. */
-  public String stepLine() {
-    if (steps.isEmpty()) {
-      return "no step measured yet";
-    }
-    int n = steps.size();
-    StringBuilder b = new StringBuilder("step ").append(n).append(':');
-    for (Direction d : Direction.values()) {
-      PlateauDetector p = detectors.get(d);
-      b.append("  ").append(d.label()).append(' ').append(num(Units.gbps(p.levels().get(n - 1)), 2)).append(" Gbps");
-      double g = p.gain(n);
-      if (!Double.isNaN(g) && isDriven(d)) {
-        b.append(" (").append(g >= 0 ? "+" : "").append(pct(g)).append(')');
-      }
-    }
-    return b.toString();
+  /** A direction's level at measured step {@code n} (1-based). */
+  public double level(Direction d, int n) {
+    return detectors.get(d).levels().get(n - 1);
   }
 
-  /** e.g. {@code 42s  step 2 measuring  download 5.21 Gbps  upload 0.1 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%} */
-  public String progressLine() {
-    if (last == null) {
-      return "waiting for the first sample";
-    }
-    Interval s = last;
-    StringBuilder b = new StringBuilder();
-    b.append(num(s.seconds(), 0)).append('s');
-    b.append("  step ").append(stepsBegun()).append(' ').append(switch (phase) {
-      case WAITING_FOR_LOAD -> "waiting for load";
-      case SETTLING -> "settling";
-      case MEASURING -> "measuring";
-      case STEP_MEASURED -> "measured";
-      case PLATEAU -> "plateau";
-      case OUT_OF_STEPS -> "last";
-    });
-    for (Direction d : Direction.values()) {
-      b.append("  ").append(d.label()).append(' ').append(num(Units.gbps(s.rate(d)), 2)).append(" Gbps");
-    }
-    double[] busy = s.coreBusy();
-    Arrays.sort(busy);
-    b.append("  busiest cores");
-    if (busy.length == 0) {
-      b.append(" unknown");
-    }
-    for (int i = busy.length - 1; i >= Math.max(0, busy.length - 3); i--) {
-      b.append(' ').append(pct(busy[i]));
-    }
-    b.append("  underlay tx ").append(utilText(s.underlayTransmitUtilization()))
-        .append(" rx ").append(utilText(s.underlayReceiveUtilization()));
-    return b.toString();
+  /** A driven direction's gain at step {@code n} over the best before it; NaN for the first and when not driven. */
+  public double gain(Direction d, int n) {
+    return isDriven(d) ? detectors.get(d).gain(n) : Double.NaN;
   }
 
-  private static String utilText(double u) {
-    return Double.isNaN(u) ? "?" : pct(u);
+  /** The last sample added; empty before the first. */
+  public Optional<Interval> lastSample() {
+    return Optional.ofNullable(last);
+  }
+
+  public Datapath datapath() {
+    return datapath;
+  }
+
+  /** Online cores. */
+  public int cores() {
+    return cores;
+  }
+
+  /** The cores the peer may use: online, or fewer under a CPU quota. */
+  public double peerCores() {
+    return peerCores;
+  }
+
+  public int tunnelMtu() {
+    return tunnelMtu;
+  }
+
+  public Settings settings() {
+    return settings;
   }
 
   /** The outcome so far for a direction. */
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
+    double otherBest = detectors.get(d.other()).best();
     if (!isDriven(d)) {
-      String why = p.best() < FLOOR_BYTES_PER_SECOND ? "not loaded"
-          : "its " + num(Units.gbps(p.best()), 2) + " Gbps is " + pct(p.best() / detectors.get(other(d)).best())
-              + " of " + other(d).label() + "'s, the other direction's ACK stream";
-      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Limit.UNKNOWN,
-          d.label() + ": not driven (" + why + "): not measured, any earlier ceiling is kept");
+      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
     }
     Optional<PlateauDetector.Plateau> plateau = p.plateau();
     if (plateau.isEmpty()) {
-      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Limit.UNKNOWN, d.label()
-          + ": no plateau after " + steps.size() + " step" + (steps.size() == 1 ? "" : "s") + ", best "
-          + num(Units.gbps(p.best()), 2) + " Gbps; not written: add load (more clients or streams) until two steps in a"
-          + " row raise it by less than " + pct(settings.minGain()));
+      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
     }
     List<Interval> on = plateauSamples(plateau.get());
     double rate = plateau.get().bytesPerSecond();
-    double util = mean(on, s -> s.util(d));
-    double total = mean(on, Interval::totalBusy);
-    double hot = mean(on, Interval::hottest);
-    double others = mean(on, Interval::othersBusy);
-    double allowed = mean(on, Interval::datapathAllowedBusy);
-    Limit limit;
-    String why;
-    if (util >= LINK_LIMIT) {
-      limit = Limit.LINK;
-      why = "underlay " + (d == Direction.DOWNLOAD ? "transmit" : "receive") + " at " + pct(util);
-    } else if (total >= CPU_LIMIT * peerCores) {
-      limit = Limit.CPU;
-      why = "all " + num(peerCores, 2) + " usable cores busy (" + num(total, 2) + ")";
-    } else if (datapath.userspace() && allowed >= CPU_LIMIT) {
-      limit = Limit.CPU;
-      why = "the cores the datapath may run on at " + pct(allowed);
-    } else if (hot >= CPU_LIMIT && others < OTHERS_IDLE) {
-      limit = Limit.SINGLE_TUNNEL;
-      why = "one core at " + pct(hot) + ", the others at " + pct(others) + ": one tunnel's limit, not the peer's;"
-          + " more users or tunnels (or another peer) raise it, a bigger box does not";
+    Figures f = new Figures(mean(on, s -> s.util(d)), mean(on, Interval::totalBusy), mean(on, Interval::hottest),
+        mean(on, Interval::othersBusy), mean(on, Interval::datapathAllowedBusy));
+    Cause limit;
+    if (f.underlay() >= LINK_LIMIT) {
+      limit = Cause.LINK_FULL;
+    } else if (f.busyCores() >= CPU_LIMIT * peerCores || datapath.userspace() && f.allowedBusy() >= CPU_LIMIT) {
+      limit = Cause.CORES_SATURATED;
+    } else if (f.hottest() >= CPU_LIMIT && f.othersBusy() < OTHERS_IDLE) {
+      limit = Cause.ONE_TUNNEL_CORE;
     } else if (pastKnee() && rate >= AT_REFERENCE * referenceBytesPerSecond(d)) {
-      limit = Limit.AT_CEILING;
-      why = "at the reference figure for " + num(peerCores, 2) + " cores with cores idle (" + num(total, 2)
-          + " busy): the datapath does not spread further";
+      limit = Cause.AT_CEILING;
     } else {
-      limit = Limit.UNKNOWN;
-      why = "neither the cores (" + (Double.isNaN(total) ? "?" : num(total, 2)) + " of " + num(peerCores, 2)
-          + " busy) nor the underlay (" + utilText(util) + ") was full: the load generator or the far side may be"
-          + " the limit";
+      limit = Cause.ROOM;
     }
-    return new DirectionResult(d, Outcome.MEASURED, rate, limit, d.label() + ": plateau at "
-        + num(Units.gbps(rate), 2) + " Gbps after " + plateau.get().step() + " steps, limited by " + limit.label()
-        + " (" + why + "); " + datapath.label() + " datapath, " + cores + " cores, MTU " + tunnelMtu);
+    return new DirectionResult(d, Outcome.MEASURED, rate, limit, plateau.get().step(), otherBest, f);
   }
 
   /** The samples of the steps on the plateau: the one that set the level and the flat ones after it. */

@@ -127,7 +127,7 @@ public final class SpareCapacity {
   public static Map<Direction, Spare> of(Observation o, Map<Direction, Ceiling> ceilings) {
     Map<Direction, Spare> out = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
-      Direction other = d == Direction.DOWNLOAD ? Direction.UPLOAD : Direction.DOWNLOAD;
+      Direction other = d.other();
       Ceiling c = ceilings.get(d);
       Ceiling oc = ceilings.get(other);
       out.put(d, o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN

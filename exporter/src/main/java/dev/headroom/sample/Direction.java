@@ -20,4 +20,9 @@ public enum Direction {
   public String label() {
     return label;
   }
+
+  /** The opposite direction. */
+  public Direction other() {
+    return this == DOWNLOAD ? UPLOAD : DOWNLOAD;
+  }
 }

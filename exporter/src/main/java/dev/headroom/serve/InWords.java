@@ -5,6 +5,7 @@ import dev.headroom.read.Datapath;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Units;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -41,18 +42,18 @@ public final class InWords {
       for (Direction d : Direction.values()) {
         if (s.datapath() == Datapath.NETSTACK) { // NetBird reports bytes only, no packets
           b.append(String.format(Locale.ROOT, "  %-8s %7.3f Gbps  (peak %.3f Gbps)%n", d.label(),
-              s.throughput(d) * 8 / 1e9, s.peak(d) * 8 / 1e9));
+              Units.gbps(s.throughput(d)), Units.gbps(s.peak(d))));
           continue;
         }
         b.append(String.format(Locale.ROOT, "  %-8s %7.3f Gbps  (%,.0f packets/s, mean %.0f bytes; peak %.3f Gbps)%n", d.label(),
-            s.throughput(d) * 8 / 1e9, s.packetRate(d), s.meanPacketSize(d), s.peak(d) * 8 / 1e9));
+            Units.gbps(s.throughput(d)), s.packetRate(d), s.meanPacketSize(d), Units.gbps(s.peak(d))));
       }
     }
     if (s.underlay().present()) {
       b.append(String.format(Locale.ROOT, "Underlay %s: ", s.underlay().name()));
       if (s.lineRateBytesPerSecond() > 0) {
         b.append(String.format(Locale.ROOT, "line rate %.3f Gbps (%s); transmit %.0f%%, receive %.0f%% of it.%n",
-            s.lineRateBytesPerSecond() * 8 / 1e9, s.lineRateSource(),
+            Units.gbps(s.lineRateBytesPerSecond()), s.lineRateSource(),
             100 * s.underlayUtilization(Direction.DOWNLOAD), 100 * s.underlayUtilization(Direction.UPLOAD)));
       } else {
         b.append("line rate unknown (set --underlay.line-rate).\n");
@@ -73,7 +74,7 @@ public final class InWords {
       b.append(String.format(Locale.ROOT, "Tunnels: %d, %d with a recent handshake, %d active.%n", c.tunnels(), c.handshakeRecent(), c.active()));
       for (Talker t : c.topTalkers().stream().limit(5).toList()) {
         b.append(String.format(Locale.ROOT, "  %s %-21s down %.3f Gbps, up %.3f Gbps%n", t.key(),
-            t.endpoint() == null ? "-" : t.endpoint(), t.downloadBytesPerSecond() * 8 / 1e9, t.uploadBytesPerSecond() * 8 / 1e9));
+            t.endpoint() == null ? "-" : t.endpoint(), Units.gbps(t.downloadBytesPerSecond()), Units.gbps(t.uploadBytesPerSecond())));
       }
     }
     if (p.netbird() != null) {

@@ -1,5 +1,7 @@
 package dev.headroom.serve;
 
+import static dev.headroom.judge.Units.pct;
+
 import dev.headroom.judge.Advice;
 import dev.headroom.read.Datapath;
 import dev.headroom.judge.AdviceItem;
@@ -162,7 +164,7 @@ public final class LandingPage {
     if (s.underlay().present()) {
       f.append(" · ").append(s.underlay().name());
       if (s.lineRateBytesPerSecond() > 0) {
-        f.append(' ').append(trim(s.lineRateBytesPerSecond() * 8 / 1e9)).append(" Gbps (")
+        f.append(' ').append(trim(Units.gbps(s.lineRateBytesPerSecond()))).append(" Gbps (")
             .append(s.lineRateSource()).append(')');
       }
     }
@@ -208,15 +210,11 @@ public final class LandingPage {
   }
 
   static String gbps(double bytesPerSecond) {
-    return Double.isNaN(bytesPerSecond) ? "–" : String.format(Locale.ROOT, "%.3f", bytesPerSecond * 8 / 1e9);
+    return Double.isNaN(bytesPerSecond) ? "–" : String.format(Locale.ROOT, "%.3f", Units.gbps(bytesPerSecond));
   }
 
   private static String trim(double v) {
     return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
-  }
-
-  static String pct(double ratio) {
-    return String.format(Locale.ROOT, "%.0f%%", 100 * ratio);
   }
 
   private static String pctText(double ratio) {

@@ -7,6 +7,7 @@ import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;
+import dev.headroom.judge.Units;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
@@ -37,7 +38,7 @@ public final class StatusJson {
       w.name("observed").value((String) null);
     } else {
       w.name("observed").object().field("bytes_per_second", o.bytesPerSecond())
-          .field("gbps", o.bytesPerSecond() * 8 / 1e9)
+          .field("gbps", Units.gbps(o.bytesPerSecond()))
           .field("learned_at", o.learnedAt().toString())
           .field("episode_seconds", o.episodeSeconds())
           .field("from", o.from().label()).end();
@@ -73,7 +74,7 @@ public final class StatusJson {
     for (Direction d : Direction.values()) {
       w.name(d.label()).object()
           .field("bytes_per_second", s.throughput(d))
-          .field("gbps", s.throughput(d) * 8 / 1e9)
+          .field("gbps", Units.gbps(s.throughput(d)))
           .field("packets_per_second", s.packetRate(d))
           .field("mean_packet_bytes", s.meanPacketSize(d))
           .field("peak_bytes_per_second", s.peak(d))
@@ -128,13 +129,13 @@ public final class StatusJson {
             .field("cause", dj.cause().label())
             .field("reason", Explainer.reason(j, d))
             .field("ceiling_bytes_per_second", ceiling)
-            .field("ceiling_gbps", ceiling * 8 / 1e9)
+            .field("ceiling_gbps", Units.gbps(ceiling))
             .field("ceiling_source", dj.ceiling().source().label())
             .field("ceiling_basis", dj.ceiling().basis())
             .field("utilization", dj.utilization())
             .field("peak_utilization", ceiling > 0 ? s.peak(d) / ceiling : Double.NaN)
             .field("spare_bytes_per_second", dj.spare().bytesPerSecond())
-            .field("spare_gbps", dj.spare().bytesPerSecond() * 8 / 1e9)
+            .field("spare_gbps", Units.gbps(dj.spare().bytesPerSecond()))
             .field("spare_bound", dj.spare().bound().label())
             .field("spare_load", dj.spare().load())
             .field("spare_words", Explainer.spare(j, d));

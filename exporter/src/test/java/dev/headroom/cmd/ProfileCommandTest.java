@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.config.Config;
 import dev.headroom.config.ConfigParser;
-import dev.headroom.judge.Limit;
+import dev.headroom.judge.Cause;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ProfileSession;
@@ -47,7 +47,7 @@ class ProfileCommandTest {
     MeasuredProfile p = ProfileFile.read(profile);
     double ceiling = p.ceiling(Direction.DOWNLOAD).getAsDouble();
     assertTrue(ceiling > 0.8e9 && ceiling < 1.2e9, "measured " + ceiling);
-    assertEquals(Limit.CPU, p.limit(Direction.DOWNLOAD));
+    assertEquals(Cause.CORES_SATURATED, p.limit(Direction.DOWNLOAD));
     assertFalse(p.ceiling(Direction.UPLOAD).isPresent());
   }
 
@@ -63,7 +63,7 @@ class ProfileCommandTest {
     assertTrue(o.contains("measured download, kept the earlier upload ceiling"), o);
     MeasuredProfile p = ProfileFile.read(profile);
     assertEquals(3e8, p.ceiling(Direction.UPLOAD).getAsDouble(), 1.0);
-    assertEquals(Limit.LINK, p.limit(Direction.UPLOAD));
+    assertEquals(Cause.LINK_FULL, p.limit(Direction.UPLOAD));
     assertTrue(p.ceiling(Direction.DOWNLOAD).isPresent());
   }
 

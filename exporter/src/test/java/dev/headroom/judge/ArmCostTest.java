@@ -3,6 +3,7 @@ package dev.headroom.judge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.cmd.ProfileCommand;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class ArmCostTest {
     assertEquals(1.0, c.systemSecondsPerGbit(), 1e-9);
     assertEquals(0.5, c.softirqSecondsPerGbit(), 1e-9);
     assertEquals(3.5, c.secondsPerGbit(), 1e-9);
-    assertEquals("0.3 Gbps, CPU 3.5 s/Gbit (user 2, system 1, softirq 0.5)", c.text());
+    assertEquals("0.3 Gbps, CPU 3.5 s/Gbit (user 2, system 1, softirq 0.5)", ProfileCommand.costText(c));
   }
 
   @Test
@@ -34,6 +35,6 @@ class ArmCostTest {
   void nothingMovedIsAnUnknownCostNotAnInfiniteOne() {
     ArmCost c = ArmCost.of(List.of(0.0), List.of(0.0), List.of(0.1), List.of(0.1), List.of(0.0));
     assertTrue(Double.isNaN(c.userSecondsPerGbit()));
-    assertEquals("0 Gbps, CPU ? s/Gbit (user ?, system ?, softirq ?)", c.text());
+    assertEquals("0 Gbps, CPU ? s/Gbit (user ?, system ?, softirq ?)", ProfileCommand.costText(c));
   }
 }

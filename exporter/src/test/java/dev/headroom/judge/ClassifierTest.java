@@ -297,8 +297,8 @@ class ClassifierTest {
 
   @Test
   void aMatchingProfileSetsTheCeilingAndCanBeReplaced() {
-    MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Limit.CPU, OptionalDouble.of(2 * GBPS),
-        Limit.CPU, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
+    MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(2 * GBPS),
+        Cause.CORES_SATURATED, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
     Classifier c = new Classifier(Thresholds.defaults(), p, ConfigCeilings.NONE);
     Observation o = kernel(16).throughput(2 * GBPS, GBPS).coreBusy(cores(16, 0.2)).build();
     Judgement j = c.observe(o);
@@ -395,8 +395,8 @@ class ClassifierTest {
 
   @Test
   void atNinetyFivePercentOfAnyCeilingSourceTheAdviceIsNeverNone() {
-    MeasuredProfile cpuProfile = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Limit.CPU,
-        OptionalDouble.of(4 * GBPS), Limit.CPU, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
+    MeasuredProfile cpuProfile = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED,
+        OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
     ConfigCeilings configured = new ConfigCeilings(OptionalDouble.of(4 * GBPS), OptionalDouble.of(4 * GBPS));
     for (Datapath dp : new Datapath[] {Datapath.KERNEL, Datapath.USERSPACE}) {
       for (int n : new int[] {2, 4, 16, 32, 64}) {

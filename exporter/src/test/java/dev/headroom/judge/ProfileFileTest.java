@@ -38,8 +38,8 @@ class ProfileFileTest {
     MeasuredProfile p = ProfileFile.read(f);
     assertEquals(2.5e9, p.ceiling(Direction.DOWNLOAD).getAsDouble());
     assertEquals(1.875e9, p.ceiling(Direction.UPLOAD).getAsDouble());
-    assertEquals(Limit.CPU, p.limit(Direction.DOWNLOAD));
-    assertEquals(Limit.LINK, p.limit(Direction.UPLOAD));
+    assertEquals(Cause.CORES_SATURATED, p.limit(Direction.DOWNLOAD));
+    assertEquals(Cause.LINK_FULL, p.limit(Direction.UPLOAD));
     assertEquals(16, p.cores());
     assertEquals(Datapath.KERNEL, p.datapath());
     assertEquals(1280, p.tunnelMtu());
@@ -48,8 +48,8 @@ class ProfileFileTest {
 
   @Test
   void writeThenReadGivesTheSameProfileAndAMissingDirectionStaysMissing() throws IOException {
-    MeasuredProfile p = new MeasuredProfile(OptionalDouble.empty(), Limit.UNKNOWN, OptionalDouble.of(4.0e8),
-        Limit.CPU, 2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"));
+    MeasuredProfile p = new MeasuredProfile(OptionalDouble.empty(), Cause.ROOM, OptionalDouble.of(4.0e8),
+        Cause.CORES_SATURATED, 2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"));
     Path f = dir.resolve("sub/dir/ceiling.properties");
     ProfileFile.write(f, p);
     assertEquals(p, ProfileFile.read(f));

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.cmd.ProfileCommand;
 import dev.headroom.read.Datapath;
+import dev.headroom.sample.Direction;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -51,6 +53,11 @@ class ProfileSessionTest {
     }
   }
 
+  /** What {@code headroom profile} prints for the direction. */
+  private static String said(ProfileSession s, Direction d) {
+    return ProfileCommand.summary(s, s.result(d));
+  }
+
   private static double[] cores(int n, double busy) {
     double[] b = new double[n];
     Arrays.fill(b, busy);
@@ -72,7 +79,7 @@ class ProfileSessionTest {
     ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
     assertTrue(down.measured());
     assertEquals(0.31, Units.gbps(down.bytesPerSecond()), 0.31 * 0.03);
-    assertTrue(down.summary().contains("after 5 steps"), down.summary());
+    assertTrue(said(p.session, DOWNLOAD).contains("after 5 steps"), said(p.session, DOWNLOAD));
   }
 
   @Test
@@ -83,7 +90,7 @@ class ProfileSessionTest {
     assertTrue(p.session.done());
     ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
     assertEquals(2.05, Units.gbps(down.bytesPerSecond()), 2.05 * 0.03);
-    assertEquals(Limit.CPU, down.limit());
+    assertEquals(Cause.CORES_SATURATED, down.limit());
 
     MeasuredProfile written = p.session.toProfile(Instant.EPOCH).orElseThrow();
     Path f = dir.resolve("ceiling.properties");
@@ -102,19 +109,19 @@ class ProfileSessionTest {
     p.step(1.0, 0.03).step(2.0, 0.06).step(2.05, 0.062).step(2.02, 0.061);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
     assertEquals(ProfileSession.Outcome.NOT_DRIVEN, up.outcome());
-    assertTrue(up.summary().contains("ACK stream"), up.summary());
+    assertTrue(said(p.session, UPLOAD).contains("ACK stream"), said(p.session, UPLOAD));
     assertEquals(java.util.List.of(DOWNLOAD), p.session.driven());
     MeasuredProfile now = p.session.toProfile(Instant.EPOCH).orElseThrow();
     assertTrue(now.ceiling(UPLOAD).isEmpty());
 
-    MeasuredProfile earlier = new MeasuredProfile(OptionalDouble.of(1.0 * GBPS), Limit.CPU, OptionalDouble.of(1.4 * GBPS),
-        Limit.LINK, 4, Datapath.KERNEL, 1280, Instant.EPOCH);
+    MeasuredProfile earlier = new MeasuredProfile(OptionalDouble.of(1.0 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(1.4 * GBPS),
+        Cause.LINK_FULL, 4, Datapath.KERNEL, 1280, Instant.EPOCH);
     MeasuredProfile merged = now.keepingFrom(earlier);
     assertEquals(1.4 * GBPS, merged.ceiling(UPLOAD).getAsDouble(), 1e-6, "the undriven direction keeps its ceiling");
-    assertEquals(Limit.LINK, merged.limit(UPLOAD));
+    assertEquals(Cause.LINK_FULL, merged.limit(UPLOAD));
     assertEquals(now.ceiling(DOWNLOAD), merged.ceiling(DOWNLOAD), "the driven direction is the new measurement");
-    MeasuredProfile otherMachine = new MeasuredProfile(OptionalDouble.empty(), Limit.UNKNOWN,
-        OptionalDouble.of(1.4 * GBPS), Limit.LINK, 8, Datapath.KERNEL, 1280, Instant.EPOCH);
+    MeasuredProfile otherMachine = new MeasuredProfile(OptionalDouble.empty(), Cause.ROOM,
+        OptionalDouble.of(1.4 * GBPS), Cause.LINK_FULL, 8, Datapath.KERNEL, 1280, Instant.EPOCH);
     assertTrue(now.keepingFrom(otherMachine).ceiling(UPLOAD).isEmpty(), "another core count is another machine");
   }
 
@@ -135,8 +142,8 @@ class ProfileSessionTest {
     p.busy = cores(16, 0.2);
     p.step(0.01, 0.9).step(0.01, 0.9).step(0.01, 0.9);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
-    assertEquals(Limit.LINK, up.limit());
-    assertTrue(up.summary().contains("receive at 95%"), up.summary());
+    assertEquals(Cause.LINK_FULL, up.limit());
+    assertTrue(said(p.session, UPLOAD).contains("receive at 95%"), said(p.session, UPLOAD));
     assertEquals(ProfileSession.Outcome.NOT_DRIVEN, p.session.result(DOWNLOAD).outcome());
   }
 
@@ -146,11 +153,11 @@ class ProfileSessionTest {
     Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.defaults()));
     quota.busy = busy;
     quota.step(1, 0.01).step(1, 0.01).step(1, 0.01);
-    assertEquals(Limit.CPU, quota.session.result(DOWNLOAD).limit(), quota.session.result(DOWNLOAD).summary());
+    assertEquals(Cause.CORES_SATURATED, quota.session.result(DOWNLOAD).limit(), said(quota.session, DOWNLOAD));
     Peer free = new Peer(new ProfileSession(Datapath.KERNEL, 8, 1280));
     free.busy = busy;
     free.step(1, 0.01).step(1, 0.01).step(1, 0.01);
-    assertEquals(Limit.UNKNOWN, free.session.result(DOWNLOAD).limit(), "8 free cores, 2.5 busy: not the CPU");
+    assertEquals(Cause.ROOM, free.session.result(DOWNLOAD).limit(), "8 free cores, 2.5 busy: not the CPU");
   }
 
   @Test
@@ -160,9 +167,8 @@ class ProfileSessionTest {
     p.busy[7] = 0.98;
     p.step(3.0, 0.05).step(3.0, 0.05).step(3.05, 0.05);
     ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
-    assertEquals(Limit.SINGLE_TUNNEL, down.limit());
-    assertEquals(Cause.ONE_TUNNEL_CORE, down.limit().cause().orElseThrow());
-    assertTrue(down.summary().contains("a bigger box does not"), down.summary());
+    assertEquals(Cause.ONE_TUNNEL_CORE, down.limit());
+    assertTrue(said(p.session, DOWNLOAD).contains("a bigger box does not"), said(p.session, DOWNLOAD));
   }
 
   @Test
@@ -171,14 +177,13 @@ class ProfileSessionTest {
     p.busy = cores(32, 0.25); // 8 busy cores of 32
     p.step(0.2, 10).step(0.2, 14.5).step(0.2, 14.6).step(0.2, 14.5);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
-    assertEquals(Limit.AT_CEILING, up.limit());
-    assertEquals(Cause.AT_CEILING, up.limit().cause().orElseThrow());
+    assertEquals(Cause.AT_CEILING, up.limit());
     // The same cores idle at a fifth of the reference figure: nothing on the peer was full.
     Peer slow = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
     slow.busy = cores(32, 0.05);
     slow.step(0.05, 3).step(0.05, 3).step(0.05, 3);
-    assertEquals(Limit.UNKNOWN, slow.session.result(UPLOAD).limit());
-    assertTrue(slow.session.result(UPLOAD).summary().contains("load generator"));
+    assertEquals(Cause.ROOM, slow.session.result(UPLOAD).limit());
+    assertTrue(said(slow.session, UPLOAD).contains("load generator"));
   }
 
   @Test
@@ -187,7 +192,7 @@ class ProfileSessionTest {
     p.busy = new double[] {0.99, 0.35};
     p.allowedBusy = 0.99;
     p.step(0.25, 0.01).step(0.25, 0.01).step(0.25, 0.01);
-    assertEquals(Limit.CPU, p.session.result(DOWNLOAD).limit(), p.session.result(DOWNLOAD).summary());
+    assertEquals(Cause.CORES_SATURATED, p.session.result(DOWNLOAD).limit(), said(p.session, DOWNLOAD));
   }
 
   @Test
@@ -200,7 +205,7 @@ class ProfileSessionTest {
     assertTrue(s.done());
     assertTrue(s.toProfile(Instant.EPOCH).isEmpty());
     assertEquals(ProfileSession.Outcome.NO_PLATEAU, s.result(DOWNLOAD).outcome());
-    assertTrue(s.result(DOWNLOAD).summary().contains("no plateau after 4 steps"), s.result(DOWNLOAD).summary());
+    assertTrue(said(s, DOWNLOAD).contains("no plateau after 4 steps"), said(s, DOWNLOAD));
   }
 
   @Test
@@ -224,16 +229,17 @@ class ProfileSessionTest {
   @Test
   void theProgressAndStepLinesShowTheStepRatesGainsCoresAndUnderlay() {
     Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
-    assertEquals("waiting for the first sample", p.session.progressLine());
+    assertEquals("waiting for the first sample", ProfileCommand.progressLine(p.session));
     p.busy = new double[] {0.4, 0.98, 0.2, 0.97};
     p.txUtil = 0.52;
     p.rxUtil = 0.03;
     p.step(1, 0.01).step(1.5, 0.01);
-    assertTrue(p.session.stepLine().matches("step 2:  download 1\\.\\d+ Gbps \\(\\+\\d+%\\)  upload 0\\.01 Gbps"),
-        p.session.stepLine());
-    assertTrue(p.session.progressLine().matches(
+    assertTrue(ProfileCommand.stepLine(p.session).matches(
+        "step 2:  download 1\\.\\d+ Gbps \\(\\+\\d+%\\)  upload 0\\.01 Gbps"),
+        ProfileCommand.stepLine(p.session));
+    assertTrue(ProfileCommand.progressLine(p.session).matches(
         "30s  step 2 measured  download 1\\.\\d+ Gbps  upload 0\\.01 Gbps  busiest cores 98% 97% 40%  underlay tx 52% rx 3%"),
-        p.session.progressLine());
+        ProfileCommand.progressLine(p.session));
   }
 
   @Test

@@ -24,8 +24,8 @@ class SpareCapacityTest {
   }
 
   private static Map<Direction, Ceiling> ceilings(double downGbps, double upGbps) {
-    return Map.of(DOWNLOAD, new Ceiling(downGbps * G, CeilingSource.CONFIG, "test"),
-        UPLOAD, new Ceiling(upGbps * G, CeilingSource.CONFIG, "test"));
+    return Map.of(DOWNLOAD, new Ceiling(downGbps * G, CeilingSource.CONFIG, "test", false),
+        UPLOAD, new Ceiling(upGbps * G, CeilingSource.CONFIG, "test", false));
   }
 
   @Test
