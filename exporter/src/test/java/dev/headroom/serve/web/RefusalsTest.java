@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and no other reason's.
  */
 class RefusalsTest {
-  /** As {@link WebSecurityTest#LIMITS}: 2 requests per client, 64 connections, a 3 s request deadline. */
+  /** As {@link WebSecurityTest#LIMITS}: 2 requests per client, 64 connections, an 8 s request deadline. */
   static final WebSecurity.Limits LIMITS = WebSecurityTest.LIMITS;
   /** A cap of 8 connections and a deadline far beyond the test, so only the cap closes connections. */
   static final WebSecurity.Limits FEW_CONNECTIONS =
