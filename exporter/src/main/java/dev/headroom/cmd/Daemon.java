@@ -18,7 +18,6 @@ import dev.headroom.judge.Thresholds;
 import dev.headroom.judge.Units;
 import dev.headroom.read.CpuModel;
 import dev.headroom.read.CpuSource;
-import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.read.wg.NetbirdStatusReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,12 +55,11 @@ public final class Daemon implements AutoCloseable {
 
   private final Sampler sampler;
   private final java.util.concurrent.ExecutorService censusThread;
-  /** Null when NetBird's status is not asked for the netstack datapath. */
-  private final java.util.concurrent.ExecutorService netstackThread;
+  /** NetBird's one status call and its answers; null with both when NetBird is never asked. */
+  private final java.util.concurrent.ExecutorService netbirdThread;
+  private final NetstackCollector netbird;
   private final double flowCap;
   private final boolean jumboPath;
-  private final AtomicReference<NetbirdStatus> netbird = new AtomicReference<>();
-  private final NetbirdStatusReader netbirdReader;
   private final Classifier classifier;
   private final ConfigCeilings configCeilings;
   /** The profile the classifier judges against; the ceiling selection needs it too. */
@@ -80,7 +78,6 @@ public final class Daemon implements AutoCloseable {
   private final Cadence cadence;
   private SamplerTiming timing = SamplerTiming.NONE;
   private long skippedSeen;
-  private final ScheduledExecutorService netbirdThread;
   private final AtomicReference<Published> published = new AtomicReference<>();
   private final Published.ScrapePeaks peaks;
   private final java.util.List<java.util.function.Consumer<Published>> listeners =
@@ -94,20 +91,22 @@ public final class Daemon implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    // NetBird's status call, for the netstack datapath's bytes, on a thread of its own too: it is a gRPC round trip
-    // and now and then a health probe, and must neither delay a sample nor queue behind the peer-count call.
-    boolean askNetstack = !config.netbirdInterval().isZero() && !config.netbirdStatusInterval().isZero();
-    this.netstackThread = !askNetstack ? null : Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "headroom-netstack");
+    // NetBird's status call, one for the peer counts and the netstack datapath's bytes, on a thread of its own too:
+    // it is a gRPC round trip and now and then a health probe, and must not delay a sample. Its timeout is the
+    // shorter cadence it may run at.
+    java.time.Duration peers = config.netbirdInterval();
+    java.time.Duration status = config.netbirdStatusInterval();
+    java.time.Duration timeout = status.isZero() || peers.compareTo(status) < 0 ? peers : status;
+    this.netbirdThread = peers.isZero() ? null : Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "headroom-netbird");
       t.setDaemon(true);
       return t;
     });
-    NetstackCollector netstack = !askNetstack ? null : new NetstackCollector(
-        NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), config.netbirdStatusInterval())),
-        netstackThread, config.netbirdStatusInterval().toNanos(), config.netbirdStatusInterval().toNanos(),
-        System::nanoTime);
+    this.netbird = peers.isZero() ? null : new NetstackCollector(
+        NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), timeout)), netbirdThread,
+        status.toNanos(), peers.toNanos(), timeout.toNanos(), System::nanoTime);
     this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
-        readingClock, System::currentTimeMillis, censusThread, netstack);
+        readingClock, System::currentTimeMillis, censusThread, netbird);
     this.profileFile = config.profileFile();
     this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
     this.jumboPath = config.underlayJumboPath();
@@ -128,19 +127,11 @@ public final class Daemon implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    this.netbirdReader = config.netbirdInterval().isZero() ? null
-        : new NetbirdStatusReader(config.netbirdCommand(), java.time.Duration.ofSeconds(20));
-    this.netbirdThread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "headroom-netbird");
-      t.setDaemon(true);
-      t.setPriority(Thread.MIN_PRIORITY);
-      return t;
-    });
   }
 
   /**
    * Takes the first sample at once (the baseline), the second soon after, then one per interval. NetBird's status, when asked
-   * for, is read on a second thread: the CLI can take seconds to answer, which the sampler must not wait on.
+   * for, is read on another thread: the CLI can take seconds to answer, which the sampler must not wait on.
    */
   public static Daemon start(Config config) {
     return start(config, System::nanoTime);
@@ -157,19 +148,7 @@ public final class Daemon implements AutoCloseable {
     // interval, and CPU ticks of 10 ms give that first rate's per-core busy to a tenth, replaced a second
     // later. From then on one sample per interval (see Cadence).
     d.thread.execute(d::tick);
-    if (d.netbirdReader != null) {
-      d.netbirdThread.scheduleWithFixedDelay(d::readNetbird, 0, config.netbirdInterval().toNanos(), TimeUnit.NANOSECONDS);
-    }
     return d;
-  }
-
-  private void readNetbird() {
-    try {
-      netbird.set(netbirdReader.read().orElse(null));
-    } catch (RuntimeException e) {
-      log.warn("netbird status failed: {}", e.toString());
-      netbird.set(null);
-    }
   }
 
   private void tick() {
@@ -191,7 +170,7 @@ public final class Daemon implements AutoCloseable {
       java.util.Map<Direction, ObservedCeiling> observed = learner.inUse(o);
       Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile, configCeilings, observed));
       learn(j, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed), s);
-      Published p = new Published(s, j, peaks, netbird.get(), timing, learner.snapshot(o, store));
+      Published p = new Published(s, j, peaks, netbird == null ? null : netbird.lastStatus(), timing, learner.snapshot(o, store));
       published.set(p);
       for (java.util.function.Consumer<Published> l : listeners) {
         l.accept(p);
@@ -332,10 +311,9 @@ public final class Daemon implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    netbirdThread.shutdownNow();
     censusThread.shutdownNow();
-    if (netstackThread != null) {
-      netstackThread.shutdownNow();
+    if (netbirdThread != null) {
+      netbirdThread.shutdownNow();
     }
   }
 }

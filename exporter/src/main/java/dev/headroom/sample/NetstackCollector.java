@@ -11,17 +11,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tunnel when NetBird runs in netstack mode: no interface to read, so its bytes come from NetBird's own
- * per-peer counters in {@code netbird status --json}, asked on a cadence of its own (every few seconds: each call
- * is a gRPC round trip to the daemon and, now and then, a health probe of management, signal and relays).
- *
- * <p>NetBird is asked only while no interface of the tunnel's name exists. The call runs on the executor it is
- * given, never the sampling thread; the sampling thread calls {@link #collect}, which starts a call when one is
- * due and none is running, and folds each new answer into a {@link PeerCounterTracker} (per public key, see
- * there). Between answers the rates of the last two answers stand: they are the measurement, at the status
- * interval's resolution. An answer that is an error (not installed, daemon down, not JSON) or a call killed at
- * its timeout marks the source down, counts an error, and makes the rates unknown (NaN), never the last ones
- * repeated. A call still running past its timeout plus one interval is counted once as stalled.
+ * NetBird's one status call, {@code netbird status --json}, whose answers give the peer counts ({@link #lastStatus})
+ * and, when NetBird runs in netstack mode (no interface to read), the tunnel's bytes from its per-peer counters.
+ * Each call is a gRPC round trip to the daemon and, now and then, a health probe of management, signal and relays:
+ * it runs every status interval while no interface of the tunnel's name exists, else every peers interval, on the
+ * executor it is given, never the sampling thread. The sampling thread calls {@link #collect}, which starts a
+ * call when one is due and none is running, and folds each new answer, while netstack is looked for, into a
+ * {@link PeerCounterTracker} (per public key, see there). Between answers the rates of the last two answers
+ * stand: they are the measurement, at the status interval's resolution. An answer that is an error (not
+ * installed, daemon down, not JSON) or a call killed at its timeout marks the source down, counts an error, and
+ * makes the rates unknown (NaN), never the last ones repeated. A call still running past its timeout plus one interval is counted once as stalled.
  *
  * <p>The datapath is netstack while the latest answer says NetBird is connected with no kernel interface; through
  * failed calls it stays netstack for {@link #HOLD_INTERVALS} status intervals (a slow health probe is not NetBird
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: {@link #collect} on the sampling thread only (tracker, health); the call on the executor, one at a
  * time; they meet in an {@link AtomicReference} holding an immutable answer.
  *
- * <p>Usage: {@code NetstackState n = new NetstackCollector(NetstackCollector.source(reader), exec, 5_000_000_000L, 5_000_000_000L, System::nanoTime).collect(false, now, 1.25e9);}
+ * <p>Usage: {@code NetstackState n = new NetstackCollector(NetstackCollector.source(reader), exec, 5_000_000_000L, 30_000_000_000L, 5_000_000_000L, System::nanoTime).collect(false, now, 1.25e9);}
  */
 public final class NetstackCollector {
   static final String SOURCE = "netbird_status";
@@ -54,8 +53,11 @@ public final class NetstackCollector {
 
   private final StatusSource source;
   private final Executor executor;
+  /** How often NetBird is asked while no interface exists; 0: netstack is never looked for. */
   private final long intervalNanos;
-  private final long stallNanos;
+  /** How often it is asked otherwise, for the peer counts alone; 0: not then. */
+  private final long peersNanos;
+  private final long timeoutNanos;
   private final LongSupplier nanoClock;
 
   // Shared with the call.
@@ -71,29 +73,38 @@ public final class NetstackCollector {
   private long seen;
   private boolean stallCounted;
   private NetbirdStatus status;
+  private NetbirdStatus lastStatus;
   private boolean netstack;
   private long lastNetstackAt;
   private Traffic traffic = Traffic.NONE;
-  private boolean wasPresent;
+  private boolean looking;
   private long netstackAnswers;
 
   /**
-   * @param intervalNanos how often NetBird is asked
+   * @param statusIntervalNanos how often NetBird is asked while no interface exists (0: netstack is never looked for)
+   * @param peersIntervalNanos how often otherwise (0: not then); the shorter of the two while no interface exists
    * @param timeoutNanos the bound the source promises on one call (the CLI is killed then); a call running past
    *     it plus one interval is counted as stalled
    * @param nanoClock the clock the call's answer is stamped with, the sampler's
    */
-  public NetstackCollector(StatusSource source, Executor executor, long intervalNanos, long timeoutNanos,
-      LongSupplier nanoClock) {
-    if (intervalNanos <= 0) {
-      throw new IllegalArgumentException("netbird status interval must be positive");
+  public NetstackCollector(StatusSource source, Executor executor, long statusIntervalNanos, long peersIntervalNanos,
+      long timeoutNanos, LongSupplier nanoClock) {
+    if (statusIntervalNanos < 0 || peersIntervalNanos < 0) {
+      throw new IllegalArgumentException("netbird intervals must not be negative");
     }
     this.source = source;
     this.executor = executor;
-    this.intervalNanos = intervalNanos;
-    this.stallNanos = timeoutNanos + intervalNanos;
+    this.intervalNanos = peersIntervalNanos > 0 ? Math.min(statusIntervalNanos, peersIntervalNanos)
+        : statusIntervalNanos;
+    this.peersNanos = peersIntervalNanos;
+    this.timeoutNanos = timeoutNanos;
     this.nanoClock = nanoClock;
     this.tracker = new PeerCounterTracker(intervalNanos / 1e9);
+  }
+
+  /** NetBird's latest answer, whatever the datapath (its peer counts); null before it and after a failed call. */
+  public NetbirdStatus lastStatus() {
+    return lastStatus;
   }
 
   /**
@@ -103,22 +114,18 @@ public final class NetstackCollector {
    * @param maxBytesPerSecond the fastest the tunnel could move bytes (see {@link Plausibility})
    */
   public NetstackState collect(boolean interfacePresent, long nowNanos, double maxBytesPerSecond) {
-    if (interfacePresent) {
-      if (!wasPresent) {
+    boolean look = !interfacePresent && intervalNanos > 0;
+    if (look != looking) {
+      looking = look;
+      asked = false; // no interface now: ask at once whether NetBird went to netstack or down
+      if (!look) {
         tracker.forget(); // a later netstack tunnel is another datapath: its first answer only sets a baseline
         netstack = false;
         status = null;
       }
-      wasPresent = true;
-      health.ok();
-      return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
-          lastNetstackAt);
     }
-    if (wasPresent) {
-      asked = false; // the interface just vanished: ask at once whether NetBird went to netstack or down
-    }
-    wasPresent = false;
-    boolean due = !asked || nowNanos - askedAt >= intervalNanos - intervalNanos / 10;
+    long every = look ? intervalNanos : peersNanos;
+    boolean due = every > 0 && (!asked || nowNanos - askedAt >= every - every / 10);
     if (due && running.compareAndSet(false, true)) {
       asked = true;
       askedAt = nowNanos;
@@ -133,9 +140,17 @@ public final class NetstackCollector {
     Answer a = latest.get();
     if (a != null && a.sequence() != seen) {
       seen = a.sequence();
-      fold(a, maxBytesPerSecond);
+      lastStatus = a.status();
+      if (look) {
+        fold(a, maxBytesPerSecond);
+      }
     }
-    if (running.get() && nowNanos - askedAt >= stallNanos && !stallCounted) {
+    if (!look) {
+      health.ok(); // an interface is the tunnel: NetBird's answers are its peer counts only
+      return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
+          lastNetstackAt);
+    }
+    if (running.get() && nowNanos - askedAt >= timeoutNanos + every && !stallCounted) {
       stallCounted = true;
       health.failed("netbird status has not answered after " + (nowNanos - askedAt) / 1_000_000_000L + " s");
       tracker.unreadable();

@@ -103,7 +103,7 @@ class NetstackReplayTest {
     FakeClock clock = new FakeClock();
     Deque<String> answers = new ArrayDeque<>();
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
-        Runnable::run, 5 * S, 5 * S, clock);
+        Runnable::run, 5 * S, 0, 5 * S, clock);
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
         Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"));
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
@@ -189,7 +189,7 @@ class NetstackReplayTest {
     FakeClock clock = new FakeClock();
     Deque<String> answers = new ArrayDeque<>();
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
-        Runnable::run, S, S, clock);
+        Runnable::run, S, 0, S, clock);
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
         Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"));
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,

@@ -39,7 +39,7 @@ class NetstackCensusTest {
     FakeClock clock = new FakeClock();
     Deque<String> answers = new ArrayDeque<>();
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
-        Runnable::run, 5 * S, 5 * S, clock);
+        Runnable::run, 5 * S, 0, 5 * S, clock);
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
         Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird"), Duration.ofSeconds(5),
         dir.resolve("run"), Optional.empty());

@@ -32,7 +32,7 @@ class NetstackCollectorTest {
   /** Calls handed to the executor and not yet run: the test runs them when it wants them answered. */
   private final Deque<Runnable> pending = new ArrayDeque<>();
 
-  private final NetstackCollector c = new NetstackCollector(this::answer, pending::add, 5 * S, 5 * S, clock);
+  private final NetstackCollector c = new NetstackCollector(this::answer, pending::add, 5 * S, 0, 5 * S, clock);
 
   private NetbirdStatus answer() throws ReadException {
     calls++;
@@ -167,5 +167,47 @@ class NetstackCollectorTest {
     assertTrue(again.netstack());
     assertEquals(0, again.traffic().rate(TX_BYTES), "a baseline, not 900 MB in one interval");
     assertEquals(5_000, again.traffic().total(TX_BYTES));
+  }
+
+  @Test
+  void oneCallOnTheShorterCadenceFeedsThePeerCountsAndTheNetstackBytes() {
+    NetstackCollector both = new NetstackCollector(this::answer, pending::add, 5 * S, 30 * S, 5 * S, clock);
+    answers.add(NetbirdJson.document("Connected", true, true, List.of(NetbirdJson.peer("A=", 0, 1_000))));
+    answers.add(NetbirdJson.document("Connected", true, true, List.of(NetbirdJson.peer("A=", 0, 2_000))));
+    answers.add(NetbirdJson.netstack(NetbirdJson.peer("A=", 0, 1_000), NetbirdJson.peer("B=", 0, 0)));
+    answers.add(NetbirdJson.netstack(NetbirdJson.peer("A=", 0, 6_000), NetbirdJson.peer("B=", 0, 0)));
+    // With an interface: asked every peers interval, for the peer counts only.
+    for (int i = 0; i < 27; i++) { // "due" allows a tenth of the interval early: the next call at 27 s
+      both.collect(true, clock.getAsLong(), LINE);
+      while (!pending.isEmpty()) {
+        pending.removeFirst().run();
+      }
+      assertFalse(both.collect(true, clock.getAsLong(), LINE).netstack());
+      clock.advanceSeconds(1);
+    }
+    assertEquals(1, calls);
+    assertEquals(1, both.lastStatus().transfers().size());
+    both.collect(true, clock.getAsLong(), LINE);
+    pending.removeFirst().run();
+    assertEquals(2, calls);
+    // The interface gone: asked at once, then every status interval; each answer is both the bytes and the counts.
+    clock.advanceSeconds(1);
+    both.collect(false, clock.getAsLong(), LINE);
+    pending.removeFirst().run();
+    assertTrue(both.collect(false, clock.getAsLong(), LINE).netstack());
+    assertEquals(3, calls);
+    assertEquals(2, both.lastStatus().transfers().size());
+    NetstackState s = null;
+    for (int i = 0; i < 5; i++) {
+      clock.advanceSeconds(1);
+      s = both.collect(false, clock.getAsLong(), LINE);
+    }
+    assertEquals(1, pending.size(), "asked again after the status interval, not the peers interval");
+    pending.removeFirst().run();
+    s = both.collect(false, clock.getAsLong(), LINE);
+    assertEquals(4, calls);
+    assertEquals(5_000 / 5.0, s.traffic().rate(TX_BYTES), 1e-9);
+    assertEquals(5.0, s.resolutionSeconds());
+    assertEquals(6_000, both.lastStatus().transfers().get(0).sentBytes());
   }
 }
