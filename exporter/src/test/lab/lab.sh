@@ -12,7 +12,7 @@
 # client exists for the tunnel census (two tunnels on wt0) and stays idle unless a scenario drives it; its
 # underlay is the peer's ul1, so its traffic never shows in the peer's ul0 counters.
 #
-# Usage (root): lab.sh up | down | status | restart-peer-tunnel
+# Usage (root): lab.sh up | down | status | restart-peer-tunnel [NAME]
 # Env: HR_LAB_STATE (state dir, default /run/headroom-lab), HR_LAB_TUN (peer tunnel, default wt0),
 #      HR_LAB_CLIENT_TUN (client tunnel, default wtc0), HR_LAB_CLIENT2_TUN (second client, default wtc1),
 #      HR_LAB_IPERF_PORTS (default "5201 ... 5206"), HR_LAB_NS (namespace name prefix, default hr),
@@ -145,15 +145,19 @@ start_wg() {
   wait_for 5 nsx "$ns" ip link show "$ifc" || die "wireguard-go did not create $ifc in $ns"
 }
 
+# The peer's tunnel as it is named now: restart-peer-tunnel NAME renames it (the netstack scenario hides wt0).
+peer_tun() { cat "$STATE/peer-tun" 2>/dev/null || echo "$TUN"; }
+
 configure_peer_tun() {
-  nsx $NS_PEER wg set "$TUN" listen-port $WG_PORT private-key "$STATE/peer.key" \
+  local tun=$1
+  nsx $NS_PEER wg set "$tun" listen-port $WG_PORT private-key "$STATE/peer.key" \
     peer "$(cat "$STATE/client.pub")" allowed-ips "$CLIENT_TUN/32" \
     endpoint "$CLIENT_UL:$CLIENT_WG_PORT" persistent-keepalive 5 \
     peer "$(cat "$STATE/client2.pub")" allowed-ips "$CLIENT2_TUN/32" \
     endpoint "$CLIENT2_UL:$CLIENT2_WG_PORT" persistent-keepalive 5
-  nsx $NS_PEER ip link set "$TUN" mtu $MTU
-  nsx $NS_PEER ip addr replace "$PEER_TUN/24" dev "$TUN"
-  nsx $NS_PEER ip link set "$TUN" up
+  nsx $NS_PEER ip link set "$tun" mtu $MTU
+  nsx $NS_PEER ip addr replace "$PEER_TUN/24" dev "$tun"
+  nsx $NS_PEER ip link set "$tun" up
 }
 
 configure_client_tun() {
@@ -258,7 +262,7 @@ cmd_up() {
 
   log "$WG_KIND WireGuard: $TUN in $NS_PEER, $CTUN in $NS_CLIENT, $CTUN2 in $NS_CLIENT2 (MTU $MTU)"
   start_wg peer $NS_PEER "$TUN"
-  configure_peer_tun
+  configure_peer_tun "$TUN"
   start_wg client $NS_CLIENT "$CTUN"
   configure_client_tun
   start_wg client2 $NS_CLIENT2 "$CTUN2"
@@ -278,25 +282,32 @@ cmd_up() {
 }
 
 # Recreates the peer's tunnel as a NetBird restart would: a new wireguard-go, a new interface (new ifindex,
-# counters from 0), same keys and addresses. The clients keep their tunnels and reconnect on their own.
+# counters from 0), same keys and addresses, named NAME if given (else as it was). The clients keep their tunnels
+# and reconnect on their own.
 cmd_restart_peer_tun() {
   need_root
   have_ns $NS_PEER || die "lab is not up"
+  local old new
+  old=$(peer_tun)
+  new=${1:-$old}
+  [[ $new =~ ^[a-zA-Z0-9_.-]{1,15}$ ]] || die "bad tunnel name: $new"
   if [[ $WG_KIND == kernel ]]; then
-    nsx $NS_PEER ip link del "$TUN" || die "ip link del $TUN failed"
+    nsx $NS_PEER ip link del "$old" || die "ip link del $old failed"
   fi
   stop_pid "$(cat "$STATE/wg-peer.pid" 2>/dev/null)"
-  wait_for 5 bash -c "! ip netns exec $NS_PEER ip link show $TUN" || die "$TUN did not go away"
-  rm -f "$WG_SOCK_DIR/$TUN.sock"
-  start_wg peer $NS_PEER "$TUN"
-  configure_peer_tun
-  wait_for 15 ping1 $NS_CLIENT "$LAN_HOST" 1 || die "no ping after restarting $TUN"
-  wait_for 15 ping1 $NS_CLIENT2 "$LAN_HOST" 1 || die "no ping from the second client after restarting $TUN"
+  wait_for 5 bash -c "! ip netns exec $NS_PEER ip link show $old" || die "$old did not go away"
+  rm -f "$WG_SOCK_DIR/$old.sock"
+  start_wg peer $NS_PEER "$new"
+  echo "$new" >"$STATE/peer-tun"
+  configure_peer_tun "$new"
+  wait_for 15 ping1 $NS_CLIENT "$LAN_HOST" 1 || die "no ping after restarting $new"
+  wait_for 15 ping1 $NS_CLIENT2 "$LAN_HOST" 1 || die "no ping from the second client after restarting $new"
 }
 
 cmd_down() {
   [[ $(id -u) -eq 0 ]] || die "must run as root"
-  local f pid ns
+  local f pid ns tun
+  tun=$(peer_tun)
   # Recorded PIDs first (the lab's own processes), then anything else still inside the lab's namespaces
   # (scenario helpers, a crashed run's leftovers): a namespace with live processes outlives `ip netns del`.
   if [[ -d $STATE ]]; then
@@ -317,7 +328,7 @@ cmd_down() {
     ip netns del $ns 2>/dev/null || log "warning: could not delete namespace $ns"
   done
   # A killed wireguard-go leaves its socket behind; a live one elsewhere would still answer wg.
-  for f in "$WG_SOCK_DIR/$TUN.sock" "$WG_SOCK_DIR/$CTUN.sock" "$WG_SOCK_DIR/$CTUN2.sock"; do
+  for f in "$WG_SOCK_DIR/$TUN.sock" "$WG_SOCK_DIR/$tun.sock" "$WG_SOCK_DIR/$CTUN.sock" "$WG_SOCK_DIR/$CTUN2.sock"; do
     [[ -e $f ]] || continue
     if wg show "$(basename "$f" .sock)" >/dev/null 2>&1; then
       log "warning: $f belongs to a live tunnel outside the lab; left alone"
@@ -345,7 +356,7 @@ cmd_status() {
   if have_ns $NS_PEER; then
     nsx $NS_PEER ip -br addr 2>/dev/null | sed 's/^/peer: /'
     nsx $NS_PEER tc qdisc show dev ul0 2>/dev/null | sed 's/^/peer ul0 qdisc: /'
-    nsx $NS_PEER wg show "$TUN" 2>/dev/null | sed 's/^/peer wg: /' || true
+    nsx $NS_PEER wg show "$(peer_tun)" 2>/dev/null | sed 's/^/peer wg: /' || true
   fi
   if have_ns $NS_CLIENT && have_ns $NS_CLIENT2 && have_ns $NS_LAN; then
     if ping_check; then echo "ping clients <-> LAN through $TUN: ok"
@@ -358,6 +369,6 @@ case ${1:-} in
   up) take_lock; cmd_up ;;
   down) take_lock; cmd_down; log "down" ;;
   status) cmd_status ;;
-  restart-peer-tunnel) take_lock; cmd_restart_peer_tun ;;
-  *) echo "usage: $0 up|down|status|restart-peer-tunnel" >&2; exit 2 ;;
+  restart-peer-tunnel) take_lock; cmd_restart_peer_tun "${2:-}" ;;
+  *) echo "usage: $0 up|down|status|restart-peer-tunnel [NAME]" >&2; exit 2 ;;
 esac

@@ -33,6 +33,11 @@ PEER_TUN_ADDR = "10.199.2.1"
 LAN_HOST = "10.199.3.2"
 TUN = os.environ.get("HR_LAB_TUN", "wt0")
 UNDERLAY = "ul0"
+# The netstack scenario renames the peer's tunnel to this, so that no interface named TUN (headroom's
+# --tunnel.interface) is left in the namespace; a stand-in netbird CLI reports the renamed tunnel's counters.
+NETSTACK_TUN = os.environ.get("HR_LAB_NETSTACK_TUN", ("nb" + TUN)[:15])
+# How often headroom asks the stand-in (--netbird.status-interval): the netstack rates' resolution.
+NETSTACK_INTERVAL = 2.0
 HEADROOM_ADDR = "127.0.0.1:10170"
 PROM_ADDR = "127.0.0.1:19090"
 LINE_RATE = "1gbit"
@@ -77,9 +82,9 @@ class Procs:
         self.out = out
         self.procs = {}
 
-    def start(self, name, argv, log_name=None, append=False):
+    def start(self, name, argv, log_name=None, append=False, env=None):
         logf = open(os.path.join(self.out, (log_name or name) + ".log"), "ab" if append else "wb")
-        p = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        p = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
         logf.close()
         self.procs[name] = p
         with open(os.path.join(self.out, "pids", name + ".pid"), "w") as f:
@@ -252,6 +257,13 @@ def sysfs_bytes():
     base = f"/sys/class/net/{TUN}/statistics"
     with open(f"{base}/tx_bytes") as tx, open(f"{base}/rx_bytes") as rx:
         return {"download": int(tx.read()), "upload": int(rx.read())}
+
+
+def wg_bytes(iface):
+    """The tunnel's per-peer counters (`wg show IFACE dump`) summed over peers: download = tx, upload = rx."""
+    r = run(["wg", "show", iface, "dump"], timeout=10)
+    peers = [line.split("\t") for line in r.stdout.splitlines()[1:] if line]
+    return {"download": sum(int(p[6]) for p in peers), "upload": sum(int(p[5]) for p in peers)}
 
 
 def cpu_times():
@@ -430,7 +442,7 @@ class Lab:
 
     # -- headroom and Prometheus
 
-    def start_headroom(self, line_rate, profile=None, state=None, learn_after=None, cpus=None):
+    def start_headroom(self, line_rate, profile=None, state=None, learn_after=None, cpus=None, extra=(), env=None):
         self.procs.stop("headroom")
         if ready_status() != 0:
             raise ScenarioError(f"something already answers on {HEADROOM_ADDR}")
@@ -450,8 +462,9 @@ class Lab:
                 "--labels.network=lab", "--labels.site=lab"]
         if learn_after:
             argv.append(f"--ceiling.learn-after={learn_after}")
+        argv += extra
         log("headroom: " + " ".join(argv))
-        self.procs.start("headroom", argv, append=True)
+        self.procs.start("headroom", argv, append=True, env=env)
         _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, self.ready_timeout)
         if ready_status() != 200:
             raise ScenarioError(f"headroom not ready within {self.ready_timeout:.0f} s (see {self.out}/headroom.log)")
@@ -1551,12 +1564,150 @@ scrape_configs:
             run(["taskset", "-a", "-p", "-c", allowed, str(pid)], check=False)
             self.start_headroom(LINE_RATE)
 
+    def s15_netstack(self):
+        """NetBird's netstack datapath on a real tunnel: the peer's tunnel renamed so that no interface named TUN is
+        left, a stand-in netbird CLI reporting the renamed tunnel's per-peer counters in NetBird's shape."""
+        expected = (f"peer tunnel renamed {TUN} -> {NETSTACK_TUN}, headroom (--tunnel.interface={TUN}) told "
+                    f"--netbird.command=netbird-stand-in.py --netbird.status-interval={NETSTACK_INTERVAL:g}s: no "
+                    f"{TUN} in the namespace; headroom_datapath{{datapath=netstack}} 1 in every scrape, resolution "
+                    f"{NETSTACK_INTERVAL:g} s, both peers in headroom_netbird_peers{{connection=p2p}}; for an "
+                    "iperf3 -R run and a run without -R, headroom's download and upload byte deltas equal the "
+                    f"tunnel's per-peer counters (wg show {NETSTACK_TUN} dump, summed, read at the same idle "
+                    "moments) within 1 %, and the driven direction >= 90 % of iperf3's received bytes; then the "
+                    "tunnel recreated under iperf3 -R: no negative download or upload rate (scrapes and "
+                    "Prometheus), none above 1.5 x the pre-restart max, headroom_tunnel_restarts_total up, "
+                    "netstack and the download rate back")
+        t_start = time.monotonic()
+        stand_in = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netbird-stand-in.py")
+        calls = os.path.join(self.out, "netbird-calls.log")
+        rate = lambda s, d: s.get("headroom_tunnel_throughput_bytes_per_second", direction=d)  # noqa: E731
+        netstack = lambda s: s.get("headroom_datapath", datapath="netstack") == 1  # noqa: E731
+        try:
+            run([self.args.lab, "restart-peer-tunnel", NETSTACK_TUN], timeout=40)
+            hidden = not os.path.exists(f"/sys/class/net/{TUN}") and os.path.exists(f"/sys/class/net/{NETSTACK_TUN}")
+            open(calls, "w").close()
+            self.start_headroom(LINE_RATE, env=dict(os.environ, HR_NETBIRD_INTERFACE=NETSTACK_TUN,
+                                                    HR_NETBIRD_CALLS=calls),
+                                extra=[f"--netbird.command={stand_in}",
+                                       f"--netbird.status-interval={NETSTACK_INTERVAL:g}s"])
+            t_ready = time.monotonic()
+            first, ttv = wait_until("datapath netstack", lambda: (lambda s: s if s and netstack(s) else None)(
+                scrape()), 20)
+            if first is None:
+                last = must_scrape()
+                self.record(15, _TITLES[15], False, expected,
+                            f"{TUN} hidden: {hidden}; datapath {last.states_on('headroom_datapath', 'datapath')} "
+                            f"after 20 s; netbird_status source up "
+                            f"{last.get('headroom_source_up', source='netbird_status')} (see headroom.log)")
+                return
+            ok, obs = hidden, [f"{TUN} absent, {NETSTACK_TUN} present: {hidden}"]
+            resolution = ((status_json() or {}).get("tunnel") or {}).get("resolution_seconds")
+            p2p, listed = first.get("headroom_netbird_peers", connection="p2p"), first.get(
+                "headroom_netbird_peers_listed")
+            ok &= resolution == NETSTACK_INTERVAL and p2p == 2 and listed == 2
+            obs.append(f"resolution {resolution} s; netbird peers p2p {p2p}, listed {listed}")
+
+            # Accuracy: an idle reading, a run, an idle reading once headroom has taken two answers after the run.
+            datapaths = []
+            settle = 2 * NETSTACK_INTERVAL + 1.5
+            for direction, reverse, port in (("download", True, 5201), ("upload", False, 5202)):
+                time.sleep(settle)
+                h0, k0, s0 = must_scrape(), wg_bytes(NETSTACK_TUN), iface_bytes(NETSTACK_TUN)
+                self.iperf(f"iperf-netstack-{direction}", port, 6, reverse=reverse)
+                p = self.procs.procs[f"iperf-netstack-{direction}"]
+                deadline = time.monotonic() + 20
+                while p.poll() is None and time.monotonic() < deadline:
+                    s = scrape()
+                    if s:
+                        datapaths.append(tuple(s.states_on("headroom_datapath", "datapath")))
+                    time.sleep(0.5)
+                res = self.iperf_result(f"iperf-netstack-{direction}", 10)
+                time.sleep(settle)
+                h1, k1, s1 = must_scrape(), wg_bytes(NETSTACK_TUN), iface_bytes(NETSTACK_TUN)
+                parts = []
+                for d, i in (("download", 0), ("upload", 1)):
+                    dh = h1.get("headroom_tunnel_bytes_total", direction=d) - h0.get("headroom_tunnel_bytes_total",
+                                                                                      direction=d)
+                    dk = k1[d] - k0[d]
+                    err = abs(dh - dk) / dk if dk else float("inf")
+                    ok &= err <= 0.01
+                    parts.append(f"{d} headroom {dh:.0f} B, wg {dk:.0f} B ({err:.3%}), {NETSTACK_TUN} sysfs "
+                                 f"{s1[i] - s0[i]} B (wg/sysfs {dk / max(s1[i] - s0[i], 1):.4f})")
+                    if d == direction:
+                        ok &= dh >= 0.9 * res["received"]
+                        parts.append(f"iperf3 received {res['received']} B (headroom/iperf3 "
+                                     f"{dh / max(res['received'], 1):.4f})")
+                obs.append(f"{direction} run: " + ", ".join(parts))
+            all_netstack = bool(datapaths) and all(dp == ("netstack",) for dp in datapaths)
+            ok &= all_netstack
+            obs.append(f"{sum(dp == ('netstack',) for dp in datapaths)}/{len(datapaths)} scrapes under load "
+                       f"netstack (others: {sorted(set(datapaths) - {('netstack',)}) or 'none'})")
+
+            # Restart under load: the tunnel recreated with counters from 0, as a NetBird restart does.
+            r0 = must_scrape().get("headroom_tunnel_restarts_total") or 0
+            errors0 = must_scrape().get("headroom_source_errors_total", source="netbird_status") or 0
+            self.iperf("iperf-netstack-restart", 5203, 50, reverse=True)
+            pre = self.watch(6 * NETSTACK_INTERVAL)
+            pre_max = {d: max((rate(s, d) or 0) for s in pre) for d in ("download", "upload")} if pre else {
+                "download": 0, "upload": 0}
+            t0 = time.monotonic()
+            rr = run([self.args.lab, "restart-peer-tunnel"], timeout=40, check=False)
+            restart_took = time.monotonic() - t0
+
+            def recovered(s):
+                return (netstack(s) and (rate(s, "download") or 0) >= 0.2 * pre_max["download"]
+                        and (s.get("headroom_tunnel_restarts_total") or 0) > r0)
+
+            post = self.watch(30.0, until=recovered)
+            tail = self.watch(2 * NETSTACK_INTERVAL)
+            ttr = time.monotonic() - t0
+            self.procs.stop("iperf-netstack-restart")
+            negative = [(d, v) for s in pre + post + tail for d in ("download", "upload")
+                        for v in [rate(s, d)] if v is not None and v < 0]
+            spikes = [(d, round(v)) for s in post + tail for d in ("download", "upload")
+                      for v in [rate(s, d)] if v is not None and v > 1.5 * pre_max[d] and pre_max[d] > 0]
+            span = int(time.monotonic() - t0 + 1)
+            q = "headroom_tunnel_throughput_bytes_per_second"
+            prom_min = min((float(x["value"][1]) for x in prom_api(
+                "/api/v1/query", query=f"min_over_time({q}[{span}s])")["result"]), default=float("nan"))
+            prom_max = {x["metric"].get("direction"): float(x["value"][1]) for x in prom_api(
+                "/api/v1/query", query=f"max_over_time({q}[{span}s])")["result"]}
+            prom_spike = any(prom_max.get(d, 0) > 1.5 * pre_max[d] for d in ("download", "upload") if pre_max[d] > 0)
+            last = (post + tail)[-1] if post + tail else None
+            r1 = last.get("headroom_tunnel_restarts_total") if last else None
+            errors1 = last.get("headroom_source_errors_total", source="netbird_status") if last else None
+            states = sorted({tuple(s.states_on("headroom_datapath", "datapath")) for s in post + tail})
+            back = last is not None and recovered(last)
+            ok &= (rr.returncode == 0 and pre_max["download"] > 0 and not negative and not spikes and prom_min >= 0
+                   and not prom_spike and back)
+            obs.append(f"restart took {restart_took:.1f} s (lab.sh rc {rr.returncode}), netstack and download back "
+                       f"{ttr:.1f} s after it began: {back}; pre-restart max download "
+                       f"{pre_max['download'] * 8 / 1e6:.0f} Mbit/s, upload {pre_max['upload'] * 8 / 1e6:.1f} Mbit/s; "
+                       f"after it max download {max((rate(s, 'download') or 0) for s in post + tail) * 8 / 1e6:.0f} "
+                       f"Mbit/s (Prometheus {prom_max.get('download', float('nan')) * 8 / 1e6:.0f}); negative "
+                       f"samples {len(negative)} (Prometheus min {prom_min:.0f}); above 1.5 x max "
+                       f"{spikes or 'none'}{' (Prometheus too)' if prom_spike else ''}; restarts_total {r0:.0f} -> "
+                       f"{r1}; netbird_status errors {errors0:.0f} -> {errors1}; datapath after it {states}")
+            with open(calls) as f:
+                stamps = [float(x) for x in f.read().split()]
+            window = [t for t in stamps if t >= t_ready]
+            obs.append(f"the stand-in answered {len(window)} calls in {time.monotonic() - t_ready:.0f} s since "
+                       f"headroom was ready (one per {(time.monotonic() - t_ready) / max(len(window), 1):.2f} s)")
+            self.record(15, _TITLES[15], ok, expected, "; ".join(obs), f"netstack {ttv:.1f} s after ready; "
+                        f"scenario {time.monotonic() - t_start:.0f} s")
+        finally:
+            for name in [x for x in self.procs.procs if x.startswith("iperf-netstack-")]:
+                self.procs.stop(name)
+            run([self.args.lab, "restart-peer-tunnel", TUN], timeout=40, check=False)
+            self.start_headroom(LINE_RATE)
+
     def run(self):
         self.start_headroom(LINE_RATE)
         self.start_prometheus()
         steps = [self.s5_idle_and_light, self.s1_s2_s7_direction_accuracy_datapath, self.s8_census,
                  self.s4_cpu_bound, self.s10_bidir_one_core, self.s6_restart, self.s3_link_bound, self.s9_profile,
-                 self.s12_observed_ceiling, self.s13_spare_predicts_more, self.s14_profile_baseline]
+                 self.s12_observed_ceiling, self.s13_spare_predicts_more, self.s14_profile_baseline,
+                 self.s15_netstack]
         only = selected()
         if only:
             steps = [st for st in steps if set(_STEP_SCENARIOS[st.__name__]) & only]
@@ -1579,11 +1730,12 @@ scrape_configs:
 
 _TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load", 6: "Restart",
            7: "Datapath", 8: "Census", 9: "Profile", 10: "Both directions on one core", 12: "Observed ceiling",
-           13: "Spare predicts more download", 14: "Profile against the path without the tunnel"}
+           13: "Spare predicts more download", 14: "Profile against the path without the tunnel",
+           15: "Netstack from NetBird's per-peer counters"}
 _STEP_SCENARIOS = {"s5_idle_and_light": [5], "s1_s2_s7_direction_accuracy_datapath": [1, 2, 7],
                    "s8_census": [8], "s4_cpu_bound": [4], "s6_restart": [6], "s3_link_bound": [3], "s9_profile": [9],
                    "s10_bidir_one_core": [10], "s12_observed_ceiling": [12],
-                   "s13_spare_predicts_more": [13], "s14_profile_baseline": [14]}
+                   "s13_spare_predicts_more": [13], "s14_profile_baseline": [14], "s15_netstack": [15]}
 
 
 def selected():
