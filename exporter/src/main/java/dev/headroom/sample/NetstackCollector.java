@@ -110,7 +110,8 @@ public final class NetstackCollector {
   /**
    * One pass of the sampler.
    *
-   * @param interfacePresent an interface of the tunnel's name exists: that is the tunnel, NetBird is not asked
+   * @param interfacePresent an interface of the tunnel's name exists: that is the tunnel, NetBird's answers give
+   *     the peer counts only
    * @param maxBytesPerSecond the fastest the tunnel could move bytes (see {@link Plausibility})
    */
   public NetstackState collect(boolean interfacePresent, long nowNanos, double maxBytesPerSecond) {
