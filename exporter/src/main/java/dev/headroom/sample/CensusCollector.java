@@ -64,11 +64,6 @@ public final class CensusCollector {
   private long stalls;
   private boolean stallCounted;
 
-  /** Census on the caller's thread: for tests and tools that sample by hand. */
-  public CensusCollector(SamplerSettings settings) {
-    this(settings, Runnable::run);
-  }
-
   /** Census on {@code executor} (a single thread of its own in the daemon). */
   public CensusCollector(SamplerSettings settings, Executor executor) {
     this(settings, new TunnelPeersReader(settings.runDir(), "wg")::read, executor,

@@ -42,13 +42,6 @@ public record NetbirdStatus(
     }
   }
 
-  /** Peer counts only (no per-peer counters, daemon state unknown): for tests of the peer-count metrics. */
-  public NetbirdStatus(int peersTotal, int peersConnected, int p2p, int relayed, List<Double> latencySeconds,
-      boolean usesKernelInterface, String netbirdIp, String daemonVersion) {
-    this(peersTotal, peersConnected, p2p, relayed, latencySeconds, usesKernelInterface, netbirdIp, daemonVersion,
-        false, List.of());
-  }
-
   /**
    * NetBird is up with no kernel interface of its own: the netstack datapath when, besides, no interface of the
    * tunnel's name exists (the caller checks that; a userspace wireguard-go on a TUN also says false here).
