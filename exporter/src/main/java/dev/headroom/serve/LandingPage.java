@@ -6,7 +6,6 @@ import dev.headroom.judge.Advice;
 import dev.headroom.read.Datapath;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
-import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;

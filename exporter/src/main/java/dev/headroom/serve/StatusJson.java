@@ -3,7 +3,6 @@ package dev.headroom.serve;
 import dev.headroom.json.JsonWriter;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
-import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;

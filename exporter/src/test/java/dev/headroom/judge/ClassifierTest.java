@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.read.Datapath;
+import dev.headroom.serve.Explainer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;

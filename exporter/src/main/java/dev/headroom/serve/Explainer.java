@@ -1,9 +1,22 @@
-package dev.headroom.judge;
+package dev.headroom.serve;
 
 import static dev.headroom.judge.Units.gbpsText;
 import static dev.headroom.judge.Units.num;
 import static dev.headroom.judge.Units.pct;
 
+import dev.headroom.judge.Advice;
+import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.Cause;
+import dev.headroom.judge.Ceiling;
+import dev.headroom.judge.Classifier;
+import dev.headroom.judge.DirectionJudgement;
+import dev.headroom.judge.Ground;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Observation;
+import dev.headroom.judge.ReferenceProfile;
+import dev.headroom.judge.SpareCapacity;
+import dev.headroom.judge.Units;
+import dev.headroom.judge.Verdict;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.EnumSet;
