@@ -85,20 +85,31 @@ public record MeasuredProfile(
     return Optional.ofNullable(measuredAt);
   }
 
+  /** What keeps a profile from describing the peer's ceiling in a direction. */
+  public enum Mismatch {
+    /** Measured with other online cores. */
+    CORES,
+    /** Measured on another datapath. */
+    DATAPATH,
+    /** Measured at another tunnel MTU. */
+    MTU,
+    /** Stopped by one pegged core: one tunnel's limit, which more users or tunnels go past. */
+    ONE_TUNNEL,
+    /** That direction was not measured. */
+    NOT_MEASURED
+  }
+
   /**
    * Why this profile does not describe the observed peer, or empty when it does: a profile measured with other
    * cores, another datapath or another tunnel MTU is a different machine and falls back to config or reference.
    */
-  public Optional<String> mismatch(Observation o) {
+  public Optional<Mismatch> mismatch(Observation o) {
     if (o.onlineCores() > 0 && o.onlineCores() != cores) {
-      return Optional.of("profile measured at " + cores + " cores, now " + o.onlineCores());
+      return Optional.of(Mismatch.CORES);
     }
     if (o.datapath() != Datapath.ABSENT && o.datapath() != datapath) {
-      return Optional.of("profile measured with " + datapath.label() + " datapath, now " + o.datapath().label());
+      return Optional.of(Mismatch.DATAPATH);
     }
-    if (o.tunnelMtu() != tunnelMtu) {
-      return Optional.of("profile measured at MTU " + tunnelMtu + ", now " + o.tunnelMtu());
-    }
-    return Optional.empty();
+    return o.tunnelMtu() != tunnelMtu ? Optional.of(Mismatch.MTU) : Optional.empty();
   }
 }

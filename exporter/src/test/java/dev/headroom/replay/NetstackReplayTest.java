@@ -33,6 +33,7 @@ import dev.headroom.testing.FixtureTree;
 import dev.headroom.testing.NetbirdJson;
 import dev.headroom.testing.NetbirdJson.Peer;
 import dev.headroom.testing.Scrape;
+import dev.headroom.serve.Explainer;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -169,7 +170,7 @@ class NetstackReplayTest {
         ReferenceProfile.tableGbps(Datapath.USERSPACE, 4, Direction.DOWNLOAD) * ReferenceProfile.NETSTACK_SHARE_OF_USERSPACE);
     assertEquals(expected, j.of(Direction.DOWNLOAD).ceiling().bytesPerSecond(), 1);
     assertEquals(CeilingSource.REFERENCE, j.of(Direction.DOWNLOAD).ceiling().source());
-    assertTrue(j.of(Direction.DOWNLOAD).ceiling().basis().contains("netstack"), j.of(Direction.DOWNLOAD).ceiling().basis());
+    assertTrue(Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()).contains("netstack"), Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()));
 
     String text = metricsText(new Published(s, j, new Published.ScrapePeaks(
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null));
