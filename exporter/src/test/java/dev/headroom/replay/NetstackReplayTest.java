@@ -37,6 +37,7 @@ import dev.headroom.serve.Explainer;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import dev.headroom.serve.web.Refusals;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +93,8 @@ class NetstackReplayTest {
 
   private static String metricsText(Published p) throws IOException {
     PrometheusRegistry registry = new PrometheusRegistry();
-    registry.register(new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "n", "s", "wt0", 0.9)));
+    registry.register(new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "n", "s", "wt0", 0.9),
+        new Refusals()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.ALLOW_UTF8);
     return out.toString(StandardCharsets.UTF_8);
