@@ -37,13 +37,7 @@ public record Ceiling(double bytesPerSecond, CeilingSource source, boolean linkC
   /** The figures a ceiling was worked out from: one record per source. */
   public sealed interface Basis permits Reference, Profile, Config, Observed {}
 
-  /**
-   * Read off the reference tables.
-   *
-   * @param cores       the cores the tables were read at (fractional under a quota; 0 when unknown)
-   * @param jumboFactor what the tunnel MTU multiplied the MTU-1280 figure by (1 at or below 1280)
-   * @param cappedBy    the NIC line rate (bytes/s) when it, not the table, set the ceiling
-   */
+  /** Read off the reference tables at {@code cores} (0: unknown), times {@code jumboFactor}; capped by a NIC line rate. */
   public record Reference(Datapath datapath, double cores, int tunnelMtu, double jumboFactor, OptionalDouble cappedBy)
       implements Basis {}
 

@@ -85,19 +85,8 @@ public record MeasuredProfile(
     return Optional.ofNullable(measuredAt);
   }
 
-  /** What keeps a profile from describing the peer's ceiling in a direction. */
-  public enum Mismatch {
-    /** Measured with other online cores. */
-    CORES,
-    /** Measured on another datapath. */
-    DATAPATH,
-    /** Measured at another tunnel MTU. */
-    MTU,
-    /** Stopped by one pegged core: one tunnel's limit, which more users or tunnels go past. */
-    ONE_TUNNEL,
-    /** That direction was not measured. */
-    NOT_MEASURED
-  }
+  /** What keeps a profile from describing the peer: other cores, datapath or MTU; one tunnel's limit; not measured. */
+  public enum Mismatch { CORES, DATAPATH, MTU, ONE_TUNNEL, NOT_MEASURED }
 
   /**
    * Why this profile does not describe the observed peer, or empty when it does: a profile measured with other
