@@ -137,8 +137,9 @@ public final class Explainer {
           : r.datapath().userspace() ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard")
           + (r.datapath() == Datapath.ABSENT ? " assumed (no tunnel datapath seen)" : "") + ", "
           + tableCoresText(ReferenceProfile.coreRows(r.datapath()), r.cores()) + ", MTU " + r.tunnelMtu()
-          + (r.jumboFactor() == 1.0 ? "" : " (jumbo x" + num(r.jumboFactor(), 2) + (r.tunnelMtu() < ReferenceProfile.JUMBO_MTU
-              ? ", interpolated between MTU " + ReferenceProfile.BASE_MTU + " and " + ReferenceProfile.JUMBO_MTU : "") + ")")
+          + (r.jumboFactor() == 1.0 ? "" : " (jumbo x" + num(r.jumboFactor(), 2)
+              + (r.tunnelMtu() < ReferenceProfile.JUMBO_MTU ? ", interpolated between MTU " + ReferenceProfile.BASE_MTU
+                  + " and " + ReferenceProfile.JUMBO_MTU : "") + ")")
           + (r.cappedBy().isPresent() ? ", capped by " + num(Units.gbps(r.cappedBy().getAsDouble()), 2) + " Gbps NIC" : "");
     } else if (c.basis() instanceof Ceiling.Profile p) {
       MeasuredProfile m = p.profile();
@@ -173,18 +174,13 @@ public final class Explainer {
       return "cores unknown (1-core row)";
     }
     String c = num(cores, 2) + (cores == 1 ? " core" : " cores");
-    if (cores < rows[0]) {
-      return c;
-    }
-    if (cores > rows[rows.length - 1]) {
-      return c + " (table ends at " + (int) rows[rows.length - 1] + ")";
-    }
     for (int i = 1; i < rows.length; i++) {
       if (cores > rows[i - 1] && cores < rows[i]) {
         return c + " (interpolated between " + (int) rows[i - 1] + " and " + (int) rows[i] + ")";
       }
     }
-    return c;
+    int top = (int) rows[rows.length - 1];
+    return cores > top ? c + " (table ends at " + top + ")" : c;
   }
 
   /** Why the datapath cannot use the idle cores, from the reference tables. */
