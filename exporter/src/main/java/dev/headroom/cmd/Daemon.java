@@ -190,9 +190,13 @@ public final class Daemon implements AutoCloseable {
   /** Feeds the learner and acts on what it reports: a state to save, a set ceiling beaten, a new peer shape. */
   private void learn(Judgement j, java.util.Map<Direction, Ceiling> fallback, Sample s) {
     CeilingLearner.Update u = learner.update(j, fallback, s.monotonicNanos(), java.time.Instant.ofEpochMilli(s.wallMillis()));
-    if (!u.startedOver().isEmpty()) {
-      log.info("the peer changed ({}): observed ceilings start over", u.startedOver());
-    }
+    u.startedOver().ifPresent(r -> log.info("the peer changed ({}): observed ceilings start over",
+        String.join(", ", java.util.stream.Stream.of(
+        changed("datapath", r.was().datapath().label(), r.now().datapath().label()),
+        changed("usable cores", Units.num(r.was().usableCores(), 2), Units.num(r.now().usableCores(), 2)),
+        changed("MTU", r.was().tunnelMtu(), r.now().tunnelMtu()),
+        changed("CPU", "'" + r.was().cpuModel() + "'", "'" + r.now().cpuModel() + "'"))
+        .filter(c -> !c.isEmpty()).toList())));
     u.newlyBeaten().forEach((d, b) -> log.warn(
         "{} sustained {} for {}, {} over its {} ceiling of {}: that ceiling is too low (kept, as it was set on"
             + " purpose; run 'headroom profile' again or raise ceiling.{})",
@@ -202,6 +206,11 @@ public final class Daemon implements AutoCloseable {
     if (u.save()) {
       saveState();
     }
+  }
+
+  /** "MTU 1280 -> 1420", or "" when it did not change. */
+  private static String changed(String what, Object was, Object now) {
+    return was.equals(now) ? "" : what + " " + was + " -> " + now;
   }
 
   /** Writes what was learned; a failure is logged once, counted, and learning goes on in memory. */

@@ -12,6 +12,7 @@ import dev.headroom.judge.Sizing;
 import dev.headroom.judge.Units;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import dev.headroom.serve.Explainer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -183,8 +184,8 @@ public final class SizeCommand {
       vcpus = (int) wholeNumber(f, "--vcpus", 1, false);
       datapath = datapath(f.getOrDefault("--datapath", "kernel"));
       capacityGbps = ReferenceProfile.tableGbps(datapath, vcpus, direction);
-      capacityBasis = ReferenceProfile.ceiling(datapath, vcpus, ReferenceProfile.BASE_MTU, OptionalDouble.empty(),
-          direction).basis() + "; expect about ±20 %";
+      capacityBasis = Explainer.basis(ReferenceProfile.ceiling(datapath, vcpus, ReferenceProfile.BASE_MTU,
+          OptionalDouble.empty(), direction)) + "; expect about ±20 %";
     } else if (f.containsKey("--capacity-gbps")) {
       capacityGbps = positiveNumber(f, "--capacity-gbps", true);
       capacityBasis = "as given";

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One piece of advice and the fact it rests on; {@link Explainer#advice(Judgement, AdviceItem)} says it in words.
+ * One piece of advice and the fact it rests on; {@code serve.Explainer.advice} says it in words.
  *
  * <p>Usage: {@code for (AdviceItem a : judgement.advice()) System.out.println(a.advice().label() + ": " + Explainer.advice(judgement, a));}
  *

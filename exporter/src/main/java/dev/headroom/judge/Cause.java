@@ -2,7 +2,7 @@ package dev.headroom.judge;
 
 /**
  * Why a direction got its verdict: the fact the {@link Classifier} decided on, before anything is put in words
- * ({@link Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}. A profile names what stopped a
+ * ({@code serve.Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}. A profile names what stopped a
  * direction rising with the same causes ({@link MeasuredProfile#limit}), so a profile and a live verdict say the
  * same thing; its file keeps words of its own for them ({@link ProfileFile#limitLabel}).
  *

@@ -52,11 +52,14 @@ public final class CeilingLearner {
    *
    * @param save        the state changed in a way worth writing now
    * @param newlyBeaten profile or config ceilings that an episode has just proven low (to be logged once)
-   * @param startedOver the shape change that made learning start over, e.g. "usable cores 1 -> 2"; "" when none
+   * @param startedOver the shape change that made learning start over; empty when none
    */
-  public record Update(boolean save, Map<Direction, Learned.Beaten> newlyBeaten, String startedOver) {
-    static final Update NOTHING = new Update(false, Map.of(), "");
+  public record Update(boolean save, Map<Direction, Learned.Beaten> newlyBeaten, Optional<Reshaped> startedOver) {
+    static final Update NOTHING = new Update(false, Map.of(), Optional.empty());
   }
+
+  /** The peer's shape before and after a change that makes learning start over. */
+  public record Reshaped(PeerShape was, PeerShape now) {}
 
   private final long learnAfterNanos;
   private final double trafficShare;
@@ -127,7 +130,7 @@ public final class CeilingLearner {
       if (++pendingSamples < SHAPE_SETTLE_SAMPLES) {
         return endAll(nanos);
       }
-      String what = seen.get().changesFrom(shape);
+      Optional<Reshaped> what = Optional.of(new Reshaped(shape, seen.get()));
       boolean forgets = !current.isEmpty();
       shape = seen.get();
       pending = null;
@@ -204,7 +207,7 @@ public final class CeilingLearner {
     if (!saveNow && newly == null) {
       return Update.NOTHING;
     }
-    Update u = new Update(saveNow, newly == null ? Map.of() : newly, "");
+    Update u = new Update(saveNow, newly == null ? Map.of() : newly, Optional.empty());
     return saveNow ? saved(nanos, u) : u;
   }
 
@@ -232,7 +235,7 @@ public final class CeilingLearner {
         any = true;
       }
     }
-    return any && dirty ? saved(nanos, new Update(true, Map.of(), "")) : Update.NOTHING;
+    return any && dirty ? saved(nanos, new Update(true, Map.of(), Optional.empty())) : Update.NOTHING;
   }
 
   private void commit(Direction d) {

@@ -27,42 +27,33 @@ public final class CeilingSelector {
    */
   public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config,
       Map<Direction, ObservedCeiling> observed, Direction d) {
-    String skipped = "";
+    Optional<Ceiling.Skipped> skipped = Optional.empty();
     if (profile != null) {
       OptionalDouble measured = profile.ceiling(d);
-      Optional<String> mismatch = profile.mismatch(o);
-      // One pegged core measured one tunnel's limit: more users or tunnels go past it, so it is not the peer's.
-      if (measured.isPresent() && mismatch.isEmpty() && profile.limit(d) == Cause.ONE_TUNNEL_CORE) {
-        mismatch = Optional.of("profile measured one tunnel's limit, not the peer's");
+      Optional<MeasuredProfile.Mismatch> mismatch = profile.mismatch(o);
+      if (mismatch.isEmpty() && measured.isEmpty()) {
+        mismatch = Optional.of(MeasuredProfile.Mismatch.NOT_MEASURED);
+      } else if (mismatch.isEmpty() && profile.limit(d) == Cause.ONE_TUNNEL_CORE) {
+        // One pegged core measured one tunnel's limit: more users or tunnels go past it, so it is not the peer's.
+        mismatch = Optional.of(MeasuredProfile.Mismatch.ONE_TUNNEL);
       }
-      if (measured.isPresent() && mismatch.isEmpty()) {
-        StringBuilder basis = new StringBuilder("profile: measured ")
-            .append(Units.gbpsText(measured.getAsDouble()))
-            .append(" on this peer, ").append(profile.datapath().label()).append(" datapath, ")
-            .append(profile.cores()).append(" cores, MTU ").append(profile.tunnelMtu())
-            .append(", limited by ").append(ProfileFile.limitLabel(profile.limit(d)));
-        profile.when().ifPresent(t -> basis.append(", at ").append(t));
+      if (mismatch.isEmpty()) {
         // A profile stopped by the link measured the NIC, not the datapath.
-        return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, basis.toString(),
-            profile.limit(d) == Cause.LINK_FULL);
+        return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, profile.limit(d) == Cause.LINK_FULL,
+            new Ceiling.Profile(profile, d), skipped);
       }
-      skipped = " (" + mismatch.orElse("profile has no " + d.label() + " measurement") + ")";
+      skipped = Optional.of(new Ceiling.Skipped(mismatch.get(), profile, o, d));
     }
     if (config != null && config.of(d).isPresent()) {
-      double v = config.of(d).getAsDouble();
-      return new Ceiling(v, CeilingSource.CONFIG, "config: ceiling." + d.label() + " = " + Units.gbpsText(v) + skipped,
-          false);
+      return new Ceiling(config.of(d).getAsDouble(), CeilingSource.CONFIG, false, new Ceiling.Config(d), skipped);
     }
     ObservedCeiling seen = observed.get(d);
-    if (seen != null) {
-      Ceiling c = seen.ceiling();
-      return new Ceiling(c.bytesPerSecond(), c.source(), c.basis() + skipped, false);
-    }
     // Unknown online cores: the number of cores that reported busy ratios is the next best count.
     // Under a CPU quota the peer has fractional cores: the table is read between its rows.
     double cores = o.onlineCores() > 0 || o.coreBusy().length > 0 ? Classifier.peerCores(o) : 0;
-    Ceiling ref = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
-    return new Ceiling(ref.bytesPerSecond(), ref.source(), ref.basis() + skipped, ref.linkCapped());
+    Ceiling c = seen != null ? seen.ceiling()
+        : ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
+    return new Ceiling(c.bytesPerSecond(), c.source(), c.linkCapped(), c.basis(), skipped);
   }
 
   /** The ceilings for both directions, nothing observed. */

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * Decides, each sample, what limits each direction now (link, CPU, one tunnel, or nothing), why (a {@link Cause}),
- * and what to do (advice with its {@link Ground}). It returns facts only; {@link Explainer} puts them in words.
+ * and what to do (advice with its {@link Ground}). It returns facts only; {@code serve.Explainer} puts them in words.
  *
  * <p>Every condition is debounced and has two levels: it turns on after {@link Thresholds#minConsecutive()} samples
  * in a row past its enter threshold and off after as many in a row past its exit threshold. The verdict is the
@@ -187,7 +187,7 @@ public final class Classifier {
   // ---- conditions
 
   /** Cores the peer has: online cores, or fewer under a CPU quota (fractional). */
-  static double peerCores(Observation o) {
+  public static double peerCores(Observation o) {
     return peerCores(o.onlineCores() > 0 ? o.onlineCores() : Math.max(1, o.coreBusy().length), o.cpuQuotaCores());
   }
 

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The verdict for one direction: its rate against its ceiling, what limits it, and the fact it rests on. Words
- * come from {@link Explainer#reason(Judgement, Direction)}.
+ * come from {@code serve.Explainer.reason}.
  *
  * <p>Usage: {@code gauge.labelValues(j.direction().label()).set(j.utilization());}
  *

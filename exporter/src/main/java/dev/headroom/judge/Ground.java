@@ -1,7 +1,7 @@
 package dev.headroom.judge;
 
 /**
- * The fact a piece of advice rests on, so that {@link Explainer} can say it and tests can assert it without
+ * The fact a piece of advice rests on, so that {@code serve.Explainer} can say it and tests can assert it without
  * reading prose. Sent as {@code ground} in {@code /api/v1/status}.
  *
  * <p>Usage: {@code assertEquals(Ground.PAST_KNEE, judgement.advice().get(0).ground());}

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The judge's answer for one sample: per direction ceiling, utilization, verdict and cause; the advice with the
- * fact behind each; and the observation it was decided on (the numbers {@link Explainer} quotes). Immutable, so
+ * fact behind each; and the observation it was decided on (the numbers {@code serve.Explainer} quotes). Immutable, so
  * the sampling thread can publish it to HTTP threads through a volatile field.
  *
  * <p>Usage: {@code Judgement j = classifier.observe(obs); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}

@@ -85,20 +85,20 @@ public record MeasuredProfile(
     return Optional.ofNullable(measuredAt);
   }
 
+  /** What keeps a profile from describing the peer: other cores, datapath or MTU; one tunnel's limit; not measured. */
+  public enum Mismatch { CORES, DATAPATH, MTU, ONE_TUNNEL, NOT_MEASURED }
+
   /**
    * Why this profile does not describe the observed peer, or empty when it does: a profile measured with other
    * cores, another datapath or another tunnel MTU is a different machine and falls back to config or reference.
    */
-  public Optional<String> mismatch(Observation o) {
+  public Optional<Mismatch> mismatch(Observation o) {
     if (o.onlineCores() > 0 && o.onlineCores() != cores) {
-      return Optional.of("profile measured at " + cores + " cores, now " + o.onlineCores());
+      return Optional.of(Mismatch.CORES);
     }
     if (o.datapath() != Datapath.ABSENT && o.datapath() != datapath) {
-      return Optional.of("profile measured with " + datapath.label() + " datapath, now " + o.datapath().label());
+      return Optional.of(Mismatch.DATAPATH);
     }
-    if (o.tunnelMtu() != tunnelMtu) {
-      return Optional.of("profile measured at MTU " + tunnelMtu + ", now " + o.tunnelMtu());
-    }
-    return Optional.empty();
+    return o.tunnelMtu() != tunnelMtu ? Optional.of(Mismatch.MTU) : Optional.empty();
   }
 }

@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A ceiling this peer showed by itself: the rate it sustained through an episode of saturation (or of beating
@@ -56,11 +57,8 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
     }
   }
 
-  /** As the ceiling in use, with its basis. */
+  /** As the ceiling in use, with this as its basis. */
   public Ceiling ceiling() {
-    return new Ceiling(bytesPerSecond, CeilingSource.OBSERVED, "observed: " + Units.gbpsText(bytesPerSecond)
-        + " sustained for " + Units.durationText(episodeSeconds)
-        + (from == From.CPU_SATURATED ? " with the CPU saturated" : " above the ceiling it was read against")
-        + ", learned " + learnedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS), false);
+    return new Ceiling(bytesPerSecond, CeilingSource.OBSERVED, false, new Ceiling.Observed(this), Optional.empty());
   }
 }

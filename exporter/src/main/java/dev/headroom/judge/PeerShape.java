@@ -1,8 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -42,23 +40,5 @@ public record PeerShape(Datapath datapath, double usableCores, int tunnelMtu, St
   public boolean sameAs(PeerShape other) {
     return other != null && datapath == other.datapath && tunnelMtu == other.tunnelMtu
         && cpuModel.equals(other.cpuModel) && Math.abs(usableCores - other.usableCores) < CORES_TOLERANCE;
-  }
-
-  /** What differs from {@code earlier}, e.g. "usable cores 1 -> 2, MTU 1280 -> 1420". */
-  public String changesFrom(PeerShape earlier) {
-    List<String> c = new ArrayList<>();
-    if (earlier.datapath != datapath) {
-      c.add("datapath " + earlier.datapath.label() + " -> " + datapath.label());
-    }
-    if (Math.abs(usableCores - earlier.usableCores) >= CORES_TOLERANCE) {
-      c.add("usable cores " + Units.num(earlier.usableCores, 2) + " -> " + Units.num(usableCores, 2));
-    }
-    if (earlier.tunnelMtu != tunnelMtu) {
-      c.add("MTU " + earlier.tunnelMtu + " -> " + tunnelMtu);
-    }
-    if (!earlier.cpuModel.equals(cpuModel)) {
-      c.add("CPU '" + earlier.cpuModel + "' -> '" + cpuModel + "'");
-    }
-    return String.join(", ", c);
   }
 }

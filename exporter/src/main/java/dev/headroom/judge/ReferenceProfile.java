@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -60,37 +61,20 @@ public final class ReferenceProfile {
   /** The ceiling for a peer of this shape, from the tables alone. */
   public static Ceiling ceiling(Datapath datapath, double onlineCores, int tunnelMtu,
       OptionalDouble lineRateBytesPerSecond, Direction direction) {
-    boolean userspace = datapath.userspace();
-    StringBuilder basis = new StringBuilder("reference: ");
-    basis.append(datapath == Datapath.NETSTACK
-        ? "NetBird netstack, assumed " + Units.num(NETSTACK_SHARE_OF_USERSPACE, 2) + " x userspace WireGuard (not measured)"
-        : userspace ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard");
-    if (datapath == Datapath.ABSENT) {
-      basis.append(" assumed (no tunnel datapath seen)");
-    }
-    basis.append(", ").append(coresText(userspace ? USERSPACE_CORES : KERNEL_CORES, onlineCores));
-    double gbps = tableGbps(datapath, onlineCores, direction);
     double factor = jumboFactor(datapath, tunnelMtu, direction);
-    basis.append(", MTU ").append(tunnelMtu);
-    if (factor != 1.0) {
-      basis.append(" (jumbo x").append(Units.num(factor, 2));
-      if (tunnelMtu < JUMBO_MTU) {
-        basis.append(", interpolated between MTU ").append(BASE_MTU).append(" and ").append(JUMBO_MTU);
-      }
-      basis.append(")");
+    double bytes = Units.bytesPerSecond(tableGbps(datapath, onlineCores, direction) * factor);
+    OptionalDouble cappedBy = OptionalDouble.empty();
+    if (lineRateBytesPerSecond.isPresent() && innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu) < bytes) {
+      bytes = innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu);
+      cappedBy = lineRateBytesPerSecond;
     }
-    double bytes = Units.bytesPerSecond(gbps * factor);
-    boolean capped = false;
-    if (lineRateBytesPerSecond.isPresent()) {
-      double cap = innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu);
-      if (cap < bytes) {
-        bytes = cap;
-        capped = true;
-        basis.append(", capped by ").append(Units.num(Units.gbps(lineRateBytesPerSecond.getAsDouble()), 2))
-            .append(" Gbps NIC");
-      }
-    }
-    return new Ceiling(bytes, CeilingSource.REFERENCE, basis.toString(), capped);
+    return new Ceiling(bytes, CeilingSource.REFERENCE, cappedBy.isPresent(),
+        new Ceiling.Reference(datapath, onlineCores, tunnelMtu, factor, cappedBy), Optional.empty());
+  }
+
+  /** The core counts the table for a datapath has rows for, smallest first. */
+  public static double[] coreRows(Datapath datapath) {
+    return (datapath.userspace() ? USERSPACE_CORES : KERNEL_CORES).clone();
   }
 
   /**
@@ -168,24 +152,5 @@ public final class ReferenceProfile {
       }
     }
     return ys[last];
-  }
-
-  private static String coresText(double[] rows, double cores) {
-    if (cores <= 0) {
-      return "cores unknown (1-core row)";
-    }
-    String c = Units.num(cores, 2) + (cores == 1 ? " core" : " cores");
-    if (cores < rows[0]) {
-      return c;
-    }
-    if (cores > rows[rows.length - 1]) {
-      return c + " (table ends at " + (int) rows[rows.length - 1] + ")";
-    }
-    for (int i = 1; i < rows.length; i++) {
-      if (cores > rows[i - 1] && cores < rows[i]) {
-        return c + " (interpolated between " + (int) rows[i - 1] + " and " + (int) rows[i] + ")";
-      }
-    }
-    return c;
   }
 }

@@ -73,11 +73,6 @@ public final class NetInterfaceReader {
     return r;
   }
 
-  /** Whether the interface's counters are read through held descriptors (for tests). */
-  boolean holdsOpen(String name) {
-    return held.containsKey(name);
-  }
-
   private InterfaceReading readHeld(String name, FileChannel[] h) throws IOException {
     Path dir = classNet.resolve(name);
     int ifindex = (int) counters.readUnsigned(h[0], dir);

@@ -38,12 +38,6 @@ public record SamplerSettings(
         Duration.ZERO, Path.of("/var/run"), Optional.empty());
   }
 
-  /** These settings with the CPU quota read from {@code cgroupRoot}. */
-  public SamplerSettings withCgroupfs(Path cgroupRoot) {
-    return new SamplerSettings(sysfs, procfs, tunnelInterface, underlayInterface, lineRateBytesPerSecond, interval,
-        peakWindow, datapathProcesses, censusInterval, runDir, Optional.of(cgroupRoot));
-  }
-
   /** Samples the peak window holds at the configured interval. */
   public int peakSamples() {
     return (int) Math.max(1, peakWindow.toMillis() / Math.max(1, interval.toMillis()));

@@ -19,11 +19,6 @@ public final class HeadroomCollector implements MultiCollector {
   private final SelfMetrics self;
   private final List<MetricArea> areas;
 
-  /** A collector for a server that refuses nothing (every refusal counter stays 0). */
-  public HeadroomCollector(Supplier<Published> state, ExporterInfo info) {
-    this(state, info, new Refusals());
-  }
-
   /** {@code refusals}: the counters the web layer ({@link dev.headroom.serve.web.WebSecurity}) counts into. */
   public HeadroomCollector(Supplier<Published> state, ExporterInfo info, Refusals refusals) {
     this.state = state;

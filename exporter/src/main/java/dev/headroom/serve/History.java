@@ -108,20 +108,6 @@ public final class History implements Consumer<Published> {
     return snapshot;
   }
 
-  /** The point of one sample, if it is still in the ring (the newest are checked first). */
-  public Point point(long sequence) {
-    List<Point> pts = snapshot;
-    for (int i = pts.size() - 1; i >= 0; i--) {
-      if (pts.get(i).sequence() == sequence) {
-        return pts.get(i);
-      }
-      if (pts.get(i).sequence() < sequence) {
-        break;
-      }
-    }
-    return null;
-  }
-
   public int capacity() {
     return capacity;
   }

@@ -3,7 +3,6 @@ package dev.headroom.serve;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.read.Datapath;
 import dev.headroom.judge.DirectionJudgement;
-import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Units;
 import dev.headroom.sample.Core;
@@ -92,7 +91,7 @@ public final class InWords {
         // The basis already starts with its source ("reference: kernel WireGuard, ...").
         b.append(String.format(Locale.ROOT, "%s: %s (%s) at %.0f%% of a %.3f Gbps ceiling (%s). %s; %s.%n",
             LandingPage.cap(d.label()), dj.verdict().label(), dj.cause().label(), 100 * dj.utilization(),
-            dj.ceiling().gbps(), dj.ceiling().basis(), Explainer.reason(j, d), Explainer.spare(j, d)));
+            dj.ceiling().gbps(), Explainer.basis(dj.ceiling()), Explainer.reason(j, d), Explainer.spare(j, d)));
       }
       for (AdviceItem a : j.advice()) {
         b.append("Advice: ").append(a.advice().label()).append(" - ").append(Explainer.advice(j, a)).append('\n');

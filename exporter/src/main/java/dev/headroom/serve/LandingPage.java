@@ -6,7 +6,6 @@ import dev.headroom.judge.Advice;
 import dev.headroom.read.Datapath;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
-import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;
@@ -117,7 +116,7 @@ public final class LandingPage {
         .append(esc(dj == null ? "" : cap(Explainer.spare(j, d)))).append("</p>")
         .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">")
         .append(esc(dj == null ? "" : Explainer.reason(j, d))).append("</p><p class=\"basis\" data-k=\"").append(k)
-        .append(".basis\">").append(esc(dj == null ? "" : dj.ceiling().basis())).append("</p><p class=\"observed\" data-k=\"")
+        .append(".basis\">").append(esc(dj == null ? "" : Explainer.basis(dj.ceiling()))).append("</p><p class=\"observed\" data-k=\"")
         .append(k).append(".observed\">").append(esc(observedText(learned, d))).append("</p></article>\n");
   }
 

@@ -3,7 +3,6 @@ package dev.headroom.serve;
 import dev.headroom.json.JsonWriter;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.DirectionJudgement;
-import dev.headroom.judge.Explainer;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;
@@ -131,7 +130,7 @@ public final class StatusJson {
             .field("ceiling_bytes_per_second", ceiling)
             .field("ceiling_gbps", Units.gbps(ceiling))
             .field("ceiling_source", dj.ceiling().source().label())
-            .field("ceiling_basis", dj.ceiling().basis())
+            .field("ceiling_basis", Explainer.basis(dj.ceiling()))
             .field("utilization", dj.utilization())
             .field("peak_utilization", ceiling > 0 ? s.peak(d) / ceiling : Double.NaN)
             .field("spare_bytes_per_second", dj.spare().bytesPerSecond())

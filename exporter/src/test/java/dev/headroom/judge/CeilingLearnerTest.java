@@ -190,7 +190,8 @@ class CeilingLearnerTest {
     l.step(six);
     assertNull(l.observed(DOWNLOAD));
     assertTrue(l.last.save(), "the emptied state is saved");
-    assertTrue(l.last.startedOver().contains("usable cores 4 -> 6"), l.last.startedOver());
+    assertEquals(4.0, l.last.startedOver().orElseThrow().was().usableCores());
+    assertEquals(6.0, l.last.startedOver().orElseThrow().now().usableCores());
     assertEquals(6.0, l.learner.contents().shape().usableCores());
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.read.Datapath;
+import dev.headroom.serve.Explainer;
 import java.time.Instant;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class CeilingSelectorTest {
     Ceiling c = CeilingSelector.select(kernel16, profile16, config, DOWNLOAD);
     assertEquals(CeilingSource.PROFILE, c.source());
     assertEquals(2.0e9, c.bytesPerSecond());
-    assertTrue(c.basis().contains("16 cores") && c.basis().contains("cpu"), c.basis());
+    assertTrue(Explainer.basis(c).contains("16 cores") && Explainer.basis(c).contains("cpu"), Explainer.basis(c));
   }
 
   @Test
@@ -37,14 +38,14 @@ class CeilingSelectorTest {
         OptionalDouble.empty(), Cause.ROOM, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
     Ceiling c = CeilingSelector.select(kernel16, oneTunnel, ConfigCeilings.NONE, DOWNLOAD);
     assertEquals(CeilingSource.REFERENCE, c.source());
-    assertTrue(c.basis().contains("one tunnel's limit, not the peer's"), c.basis());
+    assertTrue(Explainer.basis(c).contains("one tunnel's limit, not the peer's"), Explainer.basis(c));
   }
 
   @Test
   void configBeatsReference() {
     Ceiling c = CeilingSelector.select(kernel16, null, config, DOWNLOAD);
     assertEquals(CeilingSource.CONFIG, c.source());
-    assertEquals("config: ceiling.download = 8 Gbps", c.basis());
+    assertEquals("config: ceiling.download = 8 Gbps", Explainer.basis(c));
   }
 
   @Test
@@ -60,12 +61,12 @@ class CeilingSelectorTest {
     Ceiling c = CeilingSelector.select(kernel8, profile16, ConfigCeilings.NONE, DOWNLOAD);
     assertEquals(CeilingSource.REFERENCE, c.source());
     assertEquals(13, c.gbps(), 1e-9);
-    assertTrue(c.basis().contains("profile measured at 16 cores, now 8"), c.basis());
+    assertTrue(Explainer.basis(c).contains("profile measured at 16 cores, now 8"), Explainer.basis(c));
 
     Observation userspace = Observation.builder(Datapath.USERSPACE, 16).build();
     assertEquals(CeilingSource.CONFIG, CeilingSelector.select(userspace, profile16, config, DOWNLOAD).source());
     Observation jumbo = Observation.builder(Datapath.KERNEL, 16).tunnelMtu(8000).build();
-    assertTrue(CeilingSelector.select(jumbo, profile16, config, DOWNLOAD).basis().contains("MTU 1280, now 8000"));
+    assertTrue(Explainer.basis(CeilingSelector.select(jumbo, profile16, config, DOWNLOAD)).contains("MTU 1280, now 8000"));
   }
 
   @Test

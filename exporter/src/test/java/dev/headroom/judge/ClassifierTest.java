@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.read.Datapath;
+import dev.headroom.serve.Explainer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -140,7 +141,7 @@ class ClassifierTest {
     assertEquals(Cause.LINK_FULL, j.of(DOWNLOAD).cause());
     assertEquals(CeilingSource.REFERENCE, j.of(DOWNLOAD).ceiling().source());
     assertTrue(j.of(DOWNLOAD).ceiling().linkCapped());
-    assertTrue(j.of(DOWNLOAD).ceiling().basis().endsWith("capped by 10 Gbps NIC"));
+    assertTrue(Explainer.basis(j.of(DOWNLOAD).ceiling()).endsWith("capped by 10 Gbps NIC"));
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SpareCapacityTest {
@@ -24,8 +25,8 @@ class SpareCapacityTest {
   }
 
   private static Map<Direction, Ceiling> ceilings(double downGbps, double upGbps) {
-    return Map.of(DOWNLOAD, new Ceiling(downGbps * G, CeilingSource.CONFIG, "test", false),
-        UPLOAD, new Ceiling(upGbps * G, CeilingSource.CONFIG, "test", false));
+    return Map.of(DOWNLOAD, new Ceiling(downGbps * G, CeilingSource.CONFIG, false, new Ceiling.Config(DOWNLOAD), Optional.empty()),
+        UPLOAD, new Ceiling(upGbps * G, CeilingSource.CONFIG, false, new Ceiling.Config(UPLOAD), Optional.empty()));
   }
 
   @Test

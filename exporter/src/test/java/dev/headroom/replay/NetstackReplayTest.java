@@ -33,9 +33,11 @@ import dev.headroom.testing.FixtureTree;
 import dev.headroom.testing.NetbirdJson;
 import dev.headroom.testing.NetbirdJson.Peer;
 import dev.headroom.testing.Scrape;
+import dev.headroom.serve.Explainer;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import dev.headroom.serve.web.Refusals;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +93,8 @@ class NetstackReplayTest {
 
   private static String metricsText(Published p) throws IOException {
     PrometheusRegistry registry = new PrometheusRegistry();
-    registry.register(new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "n", "s", "wt0", 0.9)));
+    registry.register(new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "n", "s", "wt0", 0.9),
+        new Refusals()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.ALLOW_UTF8);
     return out.toString(StandardCharsets.UTF_8);
@@ -169,7 +172,7 @@ class NetstackReplayTest {
         ReferenceProfile.tableGbps(Datapath.USERSPACE, 4, Direction.DOWNLOAD) * ReferenceProfile.NETSTACK_SHARE_OF_USERSPACE);
     assertEquals(expected, j.of(Direction.DOWNLOAD).ceiling().bytesPerSecond(), 1);
     assertEquals(CeilingSource.REFERENCE, j.of(Direction.DOWNLOAD).ceiling().source());
-    assertTrue(j.of(Direction.DOWNLOAD).ceiling().basis().contains("netstack"), j.of(Direction.DOWNLOAD).ceiling().basis());
+    assertTrue(Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()).contains("netstack"), Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()));
 
     String text = metricsText(new Published(s, j, new Published.ScrapePeaks(
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null));

@@ -35,7 +35,8 @@ class SamplerFixtureTest {
     Path cgroup = t.sys().resolve("fs/cgroup");
     t.write(cgroup.resolve("cpu.max"), "250000 100000\n");
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go")).withCgroupfs(cgroup);
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"), Duration.ZERO,
+        Path.of("/var/run"), Optional.of(cgroup));
     Sampler s = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
     Sample first = s.sample();
     assertEquals(2.5, first.cpuQuotaCores(), 1e-12);

@@ -19,6 +19,7 @@ import dev.headroom.testing.Tools;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import dev.headroom.serve.web.Refusals;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +72,8 @@ class GoldenMetricsTest {
 
   /** headroom's collector over {@code p}, with the golden files' build and placement. */
   static HeadroomCollector collector(Published p) {
-    return new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9));
+    return new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9),
+        new Refusals());
   }
 
   /** The state of the fixture peer after one second of the same traffic, as every golden file shows it. */

@@ -172,9 +172,7 @@ class HistoryTest {
     for (int i = 0; i < 4; i++) {
       h.accept(sample());
     }
-    assertEquals(4L, h.point(4).sequence());
-    assertEquals(3L, h.point(3).sequence());
-    assertNull(h.point(1), "dropped from the ring");
-    assertNull(h.point(9), "not sampled yet");
+    // 4 and 3 still in the ring, 1 dropped from it, 9 not sampled yet.
+    assertEquals(List.of(3L, 4L), h.points().stream().map(History.Point::sequence).toList());
   }
 }

@@ -19,10 +19,4 @@ public record Talker(
     double downloadBytesPerSecond,
     double uploadBytesPerSecond,
     long handshakeAgeSeconds,
-    boolean active) {
-
-  /** Both directions together. */
-  public double totalBytesPerSecond() {
-    return downloadBytesPerSecond + uploadBytesPerSecond;
-  }
-}
+    boolean active) {}

@@ -58,11 +58,6 @@ public final class TunnelCensus {
     return config;
   }
 
-  /** Peers currently remembered (for tests and diagnostics). */
-  public int trackedPeers() {
-    return peers.size();
-  }
-
   /**
    * Takes one reading of all peers of the interface.
    *

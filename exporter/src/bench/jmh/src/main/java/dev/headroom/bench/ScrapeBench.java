@@ -11,6 +11,7 @@ import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
 import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.web.Refusals;
 import dev.headroom.serve.Published;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -85,9 +86,9 @@ public class ScrapeBench {
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
     headroomOnly = new PrometheusRegistry();
-    headroomOnly.register(new HeadroomCollector(() -> p, info));
+    headroomOnly.register(new HeadroomCollector(() -> p, info, new Refusals()));
     asServed = new PrometheusRegistry();
-    asServed.register(new HeadroomCollector(() -> p, info));
+    asServed.register(new HeadroomCollector(() -> p, info, new Refusals()));
     ServeCommand.registerOwnCost(asServed);
     endpoint = new MetricsEndpoint(asServed, () -> snapshot);
   }

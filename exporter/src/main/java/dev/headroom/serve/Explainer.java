@@ -1,11 +1,28 @@
-package dev.headroom.judge;
+package dev.headroom.serve;
 
 import static dev.headroom.judge.Units.gbpsText;
 import static dev.headroom.judge.Units.num;
 import static dev.headroom.judge.Units.pct;
 
+import dev.headroom.judge.Advice;
+import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.Cause;
+import dev.headroom.judge.Ceiling;
+import dev.headroom.judge.Classifier;
+import dev.headroom.judge.DirectionJudgement;
+import dev.headroom.judge.Ground;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.MeasuredProfile;
+import dev.headroom.judge.Observation;
+import dev.headroom.judge.ObservedCeiling;
+import dev.headroom.judge.ProfileFile;
+import dev.headroom.judge.ReferenceProfile;
+import dev.headroom.judge.SpareCapacity;
+import dev.headroom.judge.Units;
+import dev.headroom.judge.Verdict;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -106,6 +123,64 @@ public final class Explainer {
     // Below a hundredth of a Gbps the two-decimal figure would read 0 anyway: say it plainly.
     return Units.gbps(s.bytesPerSecond()) < 0.005 ? "no room for more " + dir + " now (" + held + ")"
         : "room for " + gbpsText(s.bytesPerSecond()) + " more " + dir + " now (" + held + ")";
+  }
+
+  /**
+   * Where a ceiling's figure came from, with the profile set aside if one was: "reference: kernel WireGuard,
+   * 16 cores, MTU 1280, capped by 10 Gbps NIC".
+   */
+  public static String basis(Ceiling c) {
+    String text;
+    if (c.basis() instanceof Ceiling.Reference r) {
+      text = "reference: " + (r.datapath() == Datapath.NETSTACK ? "NetBird netstack, assumed "
+          + num(ReferenceProfile.NETSTACK_SHARE_OF_USERSPACE, 2) + " x userspace WireGuard (not measured)"
+          : r.datapath().userspace() ? "userspace WireGuard (wireguard-go)" : "kernel WireGuard")
+          + (r.datapath() == Datapath.ABSENT ? " assumed (no tunnel datapath seen)" : "") + ", "
+          + tableCoresText(ReferenceProfile.coreRows(r.datapath()), r.cores()) + ", MTU " + r.tunnelMtu()
+          + (r.jumboFactor() == 1.0 ? "" : " (jumbo x" + num(r.jumboFactor(), 2)
+              + (r.tunnelMtu() < ReferenceProfile.JUMBO_MTU ? ", interpolated between MTU " + ReferenceProfile.BASE_MTU
+                  + " and " + ReferenceProfile.JUMBO_MTU : "") + ")")
+          + (r.cappedBy().isPresent() ? ", capped by " + num(Units.gbps(r.cappedBy().getAsDouble()), 2) + " Gbps NIC" : "");
+    } else if (c.basis() instanceof Ceiling.Profile p) {
+      MeasuredProfile m = p.profile();
+      text = "profile: measured " + gbpsText(c.bytesPerSecond()) + " on this peer, " + m.datapath().label()
+          + " datapath, " + m.cores() + " cores, MTU " + m.tunnelMtu() + ", limited by "
+          + ProfileFile.limitLabel(m.limit(p.direction())) + m.when().map(t -> ", at " + t).orElse("");
+    } else if (c.basis() instanceof Ceiling.Config k) {
+      text = "config: ceiling." + k.direction().label() + " = " + gbpsText(c.bytesPerSecond());
+    } else {
+      ObservedCeiling o = ((Ceiling.Observed) c.basis()).seen();
+      text = "observed: " + gbpsText(o.bytesPerSecond()) + " sustained for " + Units.durationText(o.episodeSeconds())
+          + (o.from() == ObservedCeiling.From.CPU_SATURATED ? " with the CPU saturated"
+              : " above the ceiling it was read against") + ", learned " + o.learnedAt().truncatedTo(ChronoUnit.SECONDS);
+    }
+    return text + c.skipped().map(k -> " (" + skippedText(k) + ")").orElse("");
+  }
+
+  private static String skippedText(Ceiling.Skipped k) {
+    MeasuredProfile p = k.profile();
+    return switch (k.why()) {
+      case CORES -> "profile measured at " + p.cores() + " cores, now " + k.now().onlineCores();
+      case DATAPATH -> "profile measured with " + p.datapath().label() + " datapath, now " + k.now().datapath().label();
+      case MTU -> "profile measured at MTU " + p.tunnelMtu() + ", now " + k.now().tunnelMtu();
+      case ONE_TUNNEL -> "profile measured one tunnel's limit, not the peer's";
+      case NOT_MEASURED -> "profile has no " + k.direction().label() + " measurement";
+    };
+  }
+
+  /** The cores a reference figure was read at, and how the table's rows gave it. */
+  private static String tableCoresText(double[] rows, double cores) {
+    if (cores <= 0) {
+      return "cores unknown (1-core row)";
+    }
+    String c = num(cores, 2) + (cores == 1 ? " core" : " cores");
+    for (int i = 1; i < rows.length; i++) {
+      if (cores > rows[i - 1] && cores < rows[i]) {
+        return c + " (interpolated between " + (int) rows[i - 1] + " and " + (int) rows[i] + ")";
+      }
+    }
+    int top = (int) rows[rows.length - 1];
+    return cores > top ? c + " (table ends at " + top + ")" : c;
   }
 
   /** Why the datapath cannot use the idle cores, from the reference tables. */

@@ -1,4 +1,4 @@
-package dev.headroom.judge;
+package dev.headroom.serve;
 
 import static dev.headroom.sample.Direction.DOWNLOAD;
 import static dev.headroom.sample.Direction.UPLOAD;
@@ -6,6 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.judge.Advice;
+import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.Classifier;
+import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Observation;
+import dev.headroom.judge.ReferenceProfile;
+import dev.headroom.judge.Thresholds;
+import dev.headroom.judge.Units;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Arrays;
