@@ -28,13 +28,16 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 
 # cds_opts JAR JAVA_OPTS: the JVM flags for the class-data archive the packaged service runs with (postinst
 # writes it with 'headroom write-cds-archive'), made here for the jar under test when it is missing or older
-# than the jar; nothing when it cannot be made.
+# than the jar; nothing when it cannot be made. The flags join the harnesses' JAVA_OPTS, a string split into
+# words, so they name the archive through a link whose path has no spaces, wherever the checkout lives.
 cds_opts() {
-  local jar="$1" archive="${1%.jar}.jsa" root
+  local jar="$1" archive="${1%.jar}.jsa" root link
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
   if [ ! -r "$archive" ] || [ ! "$archive" -nt "$jar" ]; then
     HEADROOM_JAR="$jar" JAVA_OPTS="$2" timeout 180 sh "$root/exporter/src/deb/bin/headroom" write-cds-archive \
       >/dev/null 2>&1 || { rm -f "$archive"; echo "could not write $archive; running without it" >&2; return 0; }
   fi
-  echo "-XX:SharedArchiveFile=$archive -Xlog:cds*=off"
+  link="/tmp/headroom-cds-$(id -u)/$(printf '%s' "$archive" | cksum | cut -d' ' -f1).jsa"
+  mkdir -p "${link%/*}" && ln -sfn "$archive" "$link"
+  echo "-XX:SharedArchiveFile=$link -Xlog:cds*=off"
 }
