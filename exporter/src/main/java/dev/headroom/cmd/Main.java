@@ -50,18 +50,20 @@ public final class Main {
 
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    CommandLine cl = new CommandLine(new Serve(out, err));
     // Without a command word, headroom serves: the top command is serve under the program's name.
-    cl.getCommandSpec().name("headroom").usageMessage()
-        .description("Per-direction headroom of a WireGuard routing peer, for Prometheus. Without a command: serve.");
-    cl.addSubcommand(new Serve(out, err))
-        .addSubcommand(new Check(out, err))
-        .addSubcommand(new Profile(out, err))
-        .addSubcommand(new SizeCommand(out, err))
-        .addSubcommand(new Help(out, err));
+    CommandLine cl = sampling("headroom", "Per-direction headroom of a WireGuard routing peer, for Prometheus."
+        + " Without a command: serve.", err, p -> ServeCommand.serve(p, err));
+    cl.addSubcommand(sampling("serve", "Sample every --sample.interval and serve the metrics, the live page and the"
+        + " status API.", err, p -> ServeCommand.serve(p, err)));
+    cl.addSubcommand(sampling("check", "Sample for --check.duration, print the reading in words; exit 1 without a"
+        + " tunnel interface.", err, p -> CheckCommand.run(p.config(), out, err)));
+    cl.addSubcommand(sampling("profile", "Measure this peer's ceiling while iperf3 drives load; write it to"
+        + " --profile.file.", err, p -> profile(p, out, err)));
+    cl.addSubcommand(new Help(out, err));
     cl.getCommandSpec().versionProvider(() -> new String[] {"headroom " + Version.get()});
-    cl.setOverwrittenOptionsAllowed(true); // a wrapper may append an override to the unit's command line
-    cl.getSubcommands().get("size").setOverwrittenOptionsAllowed(false);
+    // Set before size is added, so they reach the sampling commands only; size has its own.
+    Settings.typed(cl).setOverwrittenOptionsAllowed(true); // a wrapper may append an override to the unit's line
+    cl.addSubcommand(SizeCommand.commandLine(out, err));
     return execute(Flags.layout(cl), args, out, err);
   }
 
@@ -85,19 +87,31 @@ public final class Main {
     return cl.execute(args);
   }
 
+  /** What a sampling command does with its configuration; returns the exit code. */
+  private interface Run {
+    int run(ConfigParser.Parsed parsed) throws Exception;
+  }
+
+  private static CommandLine sampling(String name, String description, PrintStream err, Run run) {
+    CommandLine cl = new CommandLine(new Sampling(err, run));
+    cl.getCommandSpec().name(name).usageMessage().description(description);
+    return cl;
+  }
+
   /**
    * A command that runs the sampler. Its settings are the flags before the command word and after it (those after
    * win), parsed again over the config file by {@link ConfigParser}, as a reload does.
    */
-  private abstract static class Sampling implements Callable<Integer> {
+  @Command(mixinStandardHelpOptions = true)
+  private static final class Sampling implements Callable<Integer> {
     @Mixin Settings settings;
     @Spec CommandSpec spec;
-    final PrintStream out;
-    final PrintStream err;
+    private final PrintStream err;
+    private final Run run;
 
-    Sampling(PrintStream out, PrintStream err) {
-      this.out = out;
+    Sampling(PrintStream err, Run run) {
       this.err = err;
+      this.run = run;
     }
 
     @Override
@@ -110,72 +124,34 @@ public final class Main {
           }
         }
       }
-      ConfigParser.Parsed parsed;
       try {
-        parsed = ConfigParser.parse(flags.toArray(String[]::new));
+        return run.run(ConfigParser.parse(flags.toArray(String[]::new)));
       } catch (ConfigException e) {
         err.println("headroom: " + e.getMessage());
         return 2;
       }
-      return run(parsed);
-    }
-
-    abstract int run(ConfigParser.Parsed parsed) throws Exception;
-  }
-
-  @Command(name = "serve", mixinStandardHelpOptions = true,
-      description = "Sample every --sample.interval and serve the metrics, the live page and the status API.")
-  private static final class Serve extends Sampling {
-    Serve(PrintStream out, PrintStream err) {
-      super(out, err);
-    }
-
-    @Override
-    int run(ConfigParser.Parsed parsed) throws Exception {
-      return ServeCommand.serve(parsed, err);
     }
   }
 
-  @Command(name = "check", mixinStandardHelpOptions = true,
-      description = "Sample for --check.duration, print the reading in words; exit 1 without a tunnel interface.")
-  private static final class Check extends Sampling {
-    Check(PrintStream out, PrintStream err) {
-      super(out, err);
-    }
-
-    @Override
-    int run(ConfigParser.Parsed parsed) throws Exception {
-      return CheckCommand.run(parsed.config(), out, err);
-    }
-  }
-
-  @Command(name = "profile", mixinStandardHelpOptions = true,
-      description = "Measure this peer's ceiling while iperf3 drives load; write it to --profile.file.")
-  private static final class Profile extends Sampling {
-    Profile(PrintStream out, PrintStream err) {
-      super(out, err);
-    }
-
-    @Override
-    int run(ConfigParser.Parsed parsed) throws Exception {
-      AtomicBoolean stop = new AtomicBoolean();
-      Thread main = Thread.currentThread();
-      Thread hook = new Thread(() -> {
-        stop.set(true); // Ctrl-C: finish the loop, write what was measured, then let the JVM exit
-        try {
-          main.join(5000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "headroom-profile-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
-      int code = ProfileCommand.run(parsed.config(), out, err, stop);
-      if (stop.get()) {
-        return -1; // the JVM is already exiting; System.exit here would wait on our own hook
+  /** Profiles until done or Ctrl-C, which keeps what was measured. */
+  private static int profile(ConfigParser.Parsed parsed, PrintStream out, PrintStream err) throws InterruptedException {
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread main = Thread.currentThread();
+    Thread hook = new Thread(() -> {
+      stop.set(true); // Ctrl-C: finish the loop, write what was measured, then let the JVM exit
+      try {
+        main.join(5000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
-      Runtime.getRuntime().removeShutdownHook(hook);
-      return code;
+    }, "headroom-profile-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    int code = ProfileCommand.run(parsed.config(), out, err, stop);
+    if (stop.get()) {
+      return -1; // the JVM is already exiting; System.exit here would wait on our own hook
     }
+    Runtime.getRuntime().removeShutdownHook(hook);
+    return code;
   }
 
   @Command(name = "help", description = "Print a command's flags: headroom help size.")

@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -23,7 +24,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.MutuallyExclusiveArgsException;
@@ -63,13 +63,13 @@ public final class SizeCommand implements Callable<Integer> {
   static final String DEFAULT_WINDOW = "7d";
   private static final String ONE_CAPACITY = "give exactly one of --vcpus, --capacity-gbps, --profile-file, --capacity-source";
 
-  @Option(names = "--active-users", paramLabel = "N", converter = Count.class,
+  @Option(names = "--active-users", paramLabel = "N",
       description = "users active at the busiest time (not enrolled users)")
   Long users;
-  @Option(names = "--per-user-mbps", paramLabel = "X", converter = Positive.class,
+  @Option(names = "--per-user-mbps", paramLabel = "X",
       description = "what one active user pulls (download) or pushes (upload), in Mbps")
   Double perUserMbps;
-  @Option(names = "--from-prometheus", paramLabel = "URL", converter = BaseUrl.class,
+  @Option(names = "--from-prometheus", paramLabel = "URL",
       description = "take what is not given above from the tunnel census in this Prometheus (base URL, e.g."
           + " http://prometheus:9090): the peak of simultaneously active tunnels and the mean rate per active tunnel"
           + " in the chosen direction")
@@ -77,39 +77,39 @@ public final class SizeCommand implements Callable<Integer> {
   @Option(names = "--network", paramLabel = "NAME", description = "with --from-prometheus: only peers whose"
       + " --labels.network is NAME (default: all peers in that Prometheus together)")
   String network;
-  @Option(names = "--window", paramLabel = "D", converter = Window.class, description = "with --from-prometheus: how"
+  @Option(names = "--window", paramLabel = "D", description = "with --from-prometheus: how"
       + " far back to look, a Prometheus duration (default " + DEFAULT_WINDOW + "; e.g. 2h, 30d, 1w)")
   String window;
-  @Option(names = "--direction", paramLabel = "D", defaultValue = "download", converter = DirectionName.class,
+  @Option(names = "--direction", paramLabel = "D", defaultValue = "download",
       description = "download (users pull, the peer encrypts; default) or upload (the peer decrypts)")
   Direction direction;
   @ArgGroup(exclusive = true, multiplicity = "1") Capacity capacity;
-  @Option(names = "--datapath", paramLabel = "D", converter = DatapathName.class,
+  @Option(names = "--datapath", paramLabel = "D",
       description = "with --vcpus: kernel (default) or userspace (wireguard-go)")
   Datapath datapath;
-  @Option(names = "--line-rate", paramLabel = "R", converter = LineRate.class,
+  @Option(names = "--line-rate", paramLabel = "R",
       description = "the peer's NIC (e.g. 1gbit, 10gbit): capacity is the smaller of CPU and NIC")
-  Double lineRateGbps;
-  @Option(names = "--mtu", paramLabel = "N", defaultValue = "" + ReferenceProfile.BASE_MTU, converter = Mtu.class,
+  OptionalDouble lineRate = OptionalDouble.empty();
+  @Option(names = "--mtu", paramLabel = "N", defaultValue = "" + ReferenceProfile.BASE_MTU,
       description = "tunnel MTU (default 1280; the reference scales for jumbo, the NIC carries more)")
-  long mtu;
-  @Option(names = "--peers-per-network", paramLabel = "N", defaultValue = "2", converter = AtLeastOne.class,
+  Long mtu;
+  @Option(names = "--peers-per-network", paramLabel = "N", defaultValue = "2",
       description = "routing peers per Network for failover (default 2)")
-  long perNetwork;
+  Long perNetwork;
   @Spec CommandLine.Model.CommandSpec spec;
 
   /** Where one peer's capacity comes from: exactly one. */
   static final class Capacity {
-    @Option(names = "--vcpus", paramLabel = "N", converter = AtLeastOne.class,
+    @Option(names = "--vcpus", paramLabel = "N",
         description = "size from the built-in reference table for a peer of N vCPUs")
     Long vcpus;
-    @Option(names = "--capacity-gbps", paramLabel = "X", converter = Positive.class,
+    @Option(names = "--capacity-gbps", paramLabel = "X",
         description = "one peer's capacity in that direction, in Gbps, as you measured it")
     Double gbps;
     @Option(names = "--profile-file", paramLabel = "PATH",
         description = "one peer's capacity from a file written by `headroom profile`")
     Path profileFile;
-    @Option(names = "--capacity-source", paramLabel = "S", converter = Observed.class,
+    @Option(names = "--capacity-source", paramLabel = "S",
         description = "with --from-prometheus: 'observed' takes one peer's capacity from the ceilings the peers"
             + " learned from their own saturation (headroom_ceiling_source observed), the lowest of them")
     String observed;
@@ -126,16 +126,9 @@ public final class SizeCommand implements Callable<Integer> {
   /** Runs the calculator on the arguments after {@code size}; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     try {
-      return Main.execute(Flags.layout(new CommandLine(new SizeCommand(out, err))), args, out, err);
+      return Main.execute(Flags.layout(commandLine(out, err)), args, out, err);
     } catch (Exception e) {
       throw new IllegalStateException(e); // the calculator throws nothing checked
-    }
-  }
-
-  /** Bad flags: printed with the usage, exit code 2. */
-  private static final class UsageException extends Exception {
-    UsageException(String message) {
-      super(message);
     }
   }
 
@@ -149,48 +142,54 @@ public final class SizeCommand implements Callable<Integer> {
     } else if (e.getArgSpec() instanceof OptionSpec o && e.getCause() != null) {
       message = o.longestName() + " " + e.getCause().getMessage();
     } else {
-      message = Flags.message(e);
+      message = Flags.message(e); // its own words for the checks in call()
     }
-    return usageError(message, cl, err);
-  }
-
-  private static int usageError(String message, CommandLine cl, PrintStream err) {
     err.println("headroom size: " + message);
     cl.usage(err);
     return 2;
   }
 
-  @Override
-  public Integer call() {
-    try {
-      return size();
-    } catch (UsageException e) {
-      return usageError(e.getMessage(), spec.commandLine(), err);
-    }
+  /** Bad flags that picocli cannot see alone: printed with the usage, exit code 2. */
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
   }
 
-  private int size() throws UsageException {
+  @Override
+  public Integer call() {
+    atLeast(users, 0, "--active-users");
+    atLeast(capacity.vcpus, 1, "--vcpus");
+    atLeast(mtu, 576, "--mtu"); // IPv4's minimum datagram size
+    atLeast(perNetwork, 1, "--peers-per-network");
+    positive(perUserMbps, "--per-user-mbps");
+    positive(capacity.gbps, "--capacity-gbps");
+    if (capacity.observed != null && !capacity.observed.trim().equals("observed")) {
+      throw usage("--capacity-source can only be 'observed', got '" + capacity.observed + "'");
+    }
     boolean observe = prometheus != null;
     if (observe) {
-      window = window == null ? DEFAULT_WINDOW : window;
+      try {
+        window = window(window == null ? DEFAULT_WINDOW : window);
+      } catch (IllegalArgumentException e) {
+        throw usage(e.getMessage());
+      }
       network = network == null ? null : network.trim();
       if (network != null && network.isEmpty()) {
-        throw new UsageException("--network needs a name");
+        throw usage("--network needs a name");
       }
     } else if (network != null || window != null) {
-      throw new UsageException((network != null ? "--network" : "--window") + " only applies with --from-prometheus");
+      throw usage((network != null ? "--network" : "--window") + " only applies with --from-prometheus");
     }
     if (!observe && users == null) {
-      throw new UsageException("--active-users is required");
+      throw usage("--active-users is required");
     }
     if (!observe && perUserMbps == null) {
-      throw new UsageException("--per-user-mbps is required");
+      throw usage("--per-user-mbps is required");
     }
     if (capacity.observed != null && !observe) {
-      throw new UsageException("--capacity-source observed reads the peers' ceilings: it needs --from-prometheus");
+      throw usage("--capacity-source observed reads the peers' ceilings: it needs --from-prometheus");
     }
     if (datapath != null && capacity.vcpus == null) {
-      throw new UsageException("--datapath only applies with --vcpus");
+      throw usage("--datapath only applies with --vcpus");
     }
 
     double capacityGbps = Double.NaN; // observed: read from Prometheus below
@@ -283,11 +282,22 @@ public final class SizeCommand implements Callable<Integer> {
       lines.forEach(out::println);
     }
 
-    Sizing.Inputs in = new Sizing.Inputs(users, perUserMbps, direction, dp, vcpus, capacityGbps,
-        lineRateGbps == null ? OptionalDouble.empty() : OptionalDouble.of(lineRateGbps), (int) mtu, perNetwork,
-        capacity.vcpus != null);
+    Sizing.Inputs in = new Sizing.Inputs(users, perUserMbps, direction, dp, vcpus, capacityGbps, lineRate,
+        mtu.intValue(), perNetwork, capacity.vcpus != null);
     new SizeReport(in, Sizing.plan(in), capacityBasis).print(out);
     return 0;
+  }
+
+  private void atLeast(Long n, long min, String name) {
+    if (n != null && n < min) {
+      throw usage(name + " must be " + (min == 0 ? "0 or more" : "at least " + min) + ", got " + n);
+    }
+  }
+
+  private void positive(Double d, String name) {
+    if (d != null && (!(d > 0) || Double.isInfinite(d))) {
+      throw usage(name + " must be a positive number, got " + num(d, 3));
+    }
   }
 
   /** Prometheus could not give what was asked: exit code 1. */
@@ -303,133 +313,53 @@ public final class SizeCommand implements Callable<Integer> {
     try {
       ms = Quantities.durationOrZero(t).toMillis();
     } catch (IllegalArgumentException e) {
-      throw new TypeConversionException("must be a Prometheus duration such as 2h, 7d or 1w, got '" + v + "'");
+      throw new IllegalArgumentException("--window must be a Prometheus duration such as 2h, 7d or 1w, got '" + v + "'");
     }
     if (ms < 60_000) {
-      throw new TypeConversionException("must be at least 1m (the peak is taken at 1-minute steps), got '" + v + "'");
+      throw new IllegalArgumentException("--window must be at least 1m (the peak is taken at 1-minute steps), got '"
+          + v + "'");
     }
     return t;
   }
 
-  static final class Window implements ITypeConverter<String> {
-    @Override
-    public String convert(String v) {
-      return window(v);
-    }
-  }
-
-  /** A whole number of at least {@code min}; {@code _} may group digits. */
-  private abstract static class WholeNumber implements ITypeConverter<Long> {
-    private final long min;
-
-    WholeNumber(long min) {
-      this.min = min;
-    }
-
-    @Override
-    public Long convert(String v) {
-      long n;
+  /**
+   * The calculator's command line: values convert by type (whole numbers may group digits with {@code _}), and
+   * a flag given twice is an error.
+   */
+  static CommandLine commandLine(PrintStream out, PrintStream err) {
+    CommandLine cl = new CommandLine(new SizeCommand(out, err));
+    cl.setOverwrittenOptionsAllowed(false);
+    cl.registerConverter(Long.class, v -> {
       try {
-        n = Long.parseLong(v.trim().replace("_", ""));
+        return Long.parseLong(v.trim().replace("_", ""));
       } catch (NumberFormatException e) {
         throw new TypeConversionException("must be a whole number, got '" + v + "'");
       }
-      if (n < min) {
-        throw new TypeConversionException("must be " + (min == 0 ? "0 or more" : "at least " + min) + ", got " + v);
-      }
-      return n;
-    }
-  }
-
-  static final class Count extends WholeNumber {
-    Count() {
-      super(0);
-    }
-  }
-
-  static final class AtLeastOne extends WholeNumber {
-    AtLeastOne() {
-      super(1);
-    }
-  }
-
-  /** IPv4's minimum datagram size. */
-  static final class Mtu extends WholeNumber {
-    Mtu() {
-      super(576);
-    }
-  }
-
-  static final class Positive implements ITypeConverter<Double> {
-    @Override
-    public Double convert(String v) {
-      double d;
+    });
+    cl.registerConverter(Double.class, v -> {
       try {
-        d = Double.parseDouble(v.trim());
+        return Double.parseDouble(v.trim());
       } catch (NumberFormatException e) {
         throw new TypeConversionException("must be a number, got '" + v + "'");
       }
-      if (!(d > 0) || Double.isInfinite(d)) {
-        throw new TypeConversionException("must be a positive number, got " + v);
-      }
-      return d;
-    }
-  }
-
-  static final class BaseUrl implements ITypeConverter<URI> {
-    @Override
-    public URI convert(String v) {
+    });
+    cl.registerConverter(URI.class, PrometheusQuery::baseUri);
+    cl.registerConverter(OptionalDouble.class, v -> {
       try {
-        return PrometheusQuery.baseUri(v);
+        return OptionalDouble.of(Units.gbps(Quantities.bitRateToBytes(v)));
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
+        throw new TypeConversionException("must be a bit rate above zero with a unit (e.g. 1gbit, 10gbit), got '" + v
+            + "'");
       }
-    }
-  }
-
-  static final class DirectionName implements ITypeConverter<Direction> {
-    @Override
-    public Direction convert(String v) {
-      for (Direction d : Direction.values()) {
-        if (d.label().equalsIgnoreCase(v.trim())) {
-          return d;
-        }
-      }
-      throw new TypeConversionException("must be download or upload, got '" + v + "'");
-    }
-  }
-
-  static final class DatapathName implements ITypeConverter<Datapath> {
-    @Override
-    public Datapath convert(String v) {
-      return switch (v.trim().toLowerCase(Locale.ROOT)) {
-        case "kernel" -> Datapath.KERNEL;
-        case "userspace" -> Datapath.USERSPACE;
-        default -> throw new TypeConversionException("must be kernel or userspace, got '" + v + "'");
-      };
-    }
-  }
-
-  static final class Observed implements ITypeConverter<String> {
-    @Override
-    public String convert(String v) {
-      if (!v.trim().equals("observed")) {
-        throw new TypeConversionException("can only be 'observed', got '" + v + "'");
-      }
-      return "observed";
-    }
-  }
-
-  /** A bit rate, in Gbps. */
-  static final class LineRate implements ITypeConverter<Double> {
-    @Override
-    public Double convert(String v) {
-      try {
-        return Units.gbps(Quantities.bitRateToBytes(v));
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("must be a bit rate above zero with a unit (e.g. 1gbit, 10gbit), got '"
-            + v + "'");
-      }
-    }
+    });
+    cl.registerConverter(Direction.class, v -> Arrays.stream(Direction.values())
+        .filter(d -> d.label().equalsIgnoreCase(v.trim())).findFirst()
+        .orElseThrow(() -> new TypeConversionException("must be download or upload, got '" + v + "'")));
+    cl.registerConverter(Datapath.class, v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "kernel" -> Datapath.KERNEL;
+      case "userspace" -> Datapath.USERSPACE;
+      default -> throw new TypeConversionException("must be kernel or userspace, got '" + v + "'");
+    });
+    return cl;
   }
 }

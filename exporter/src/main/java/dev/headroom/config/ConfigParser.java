@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -55,11 +54,11 @@ public final class ConfigParser {
    */
   public static Parsed parse(String[] args) throws ConfigException {
     Root root = new Root();
-    CommandLine cl = new CommandLine(root);
+    CommandLine cl = Settings.typed(new CommandLine(root));
     cl.setExpandAtFiles(false);
     cl.setOverwrittenOptionsAllowed(true);
     cl.getCommandSpec().interpolateVariables(false); // a file's value is taken as written
-    FileValues file = new FileValues(root.settings);
+    FileValues file = new FileValues(root.settings, cl.getCommandSpec());
     cl.setDefaultValueProvider(file);
     try {
       cl.parseArgs(args);
@@ -75,16 +74,18 @@ public final class ConfigParser {
       }
       throw new ConfigException(Flags.message(e));
     }
-    return new Parsed(build(root.settings, cl.getCommandSpec(), file), List.of(args));
+    return new Parsed(build(root.settings, file), List.of(args));
   }
 
   /** The YAML file's values, handed to picocli as the defaults of the options not given as flags. */
   private static final class FileValues implements IDefaultValueProvider {
     private final Settings settings;
+    private final CommandSpec spec;
     private Map<String, String> values;
 
-    FileValues(Settings settings) {
+    FileValues(Settings settings, CommandSpec spec) {
       this.settings = settings;
+      this.spec = spec;
     }
 
     /** picocli asks after the flags are parsed, so {@code --config.file} is known by then. */
@@ -112,11 +113,18 @@ public final class ConfigParser {
           : key(arg);
     }
 
-    /** The setting as written, for messages that compare two settings. */
-    String text(CommandSpec spec, String key) {
+    /** The setting as written. */
+    String text(String key) {
       ArgSpec arg = spec.findOption("--" + key);
       List<String> given = arg.originalStringValues();
       return !given.isEmpty() ? given.get(given.size() - 1) : values.getOrDefault(key, arg.defaultValue());
+    }
+
+    /** Throws {@code where: 'value' problem} unless {@code ok}. */
+    void require(boolean ok, String key, String problem) throws ConfigException {
+      if (!ok) {
+        throw new ConfigException(where(spec.findOption("--" + key)) + ": '" + text(key) + "' " + problem);
+      }
     }
   }
 
@@ -169,55 +177,60 @@ public final class ConfigParser {
     }
   }
 
-  private static Config build(Settings s, CommandSpec spec, FileValues file) throws ConfigException {
-    if (s.underlayInterface != null && s.underlayInterface.equals(s.tunnelInterface)) {
-      throw new ConfigException(file.where(spec.findOption("--underlay.interface")) + ": '" + s.tunnelInterface
-          + "' is the tunnel itself; name the NIC under it");
+  /** The checks one value alone cannot make, each naming its key where it came from, then the record. */
+  private static Config build(Settings s, FileValues file) throws ConfigException {
+    int colon = s.listen.lastIndexOf(':');
+    file.require(colon >= 0, "web.listen-address", "needs a port, e.g. :10170 or 127.0.0.1:10170");
+    String host = s.listen.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port = -1;
+    try {
+      port = Integer.parseInt(s.listen.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      file.require(false, "web.listen-address", "has no numeric port");
+    }
+    file.require(port >= 0 && port <= 65535, "web.listen-address", "has a port outside 0..65535");
+    file.require(s.telemetryPath.startsWith("/") && !s.telemetryPath.equals("/"), "web.telemetry-path",
+        "must start with / and not be / itself");
+    file.require(isInterfaceName(s.tunnelInterface), "tunnel.interface", NOT_AN_INTERFACE);
+    if (s.underlayInterface != null) {
+      file.require(isInterfaceName(s.underlayInterface), "underlay.interface", NOT_AN_INTERFACE);
+      file.require(!s.underlayInterface.equals(s.tunnelInterface), "underlay.interface",
+          "is the tunnel itself; name the NIC under it");
+    }
+    file.require(s.cpuSaturation > 0 && s.cpuSaturation <= 1, "cpu.saturation", "must be a ratio in (0, 1]");
+    List<String> procs = Arrays.stream(s.datapathProcesses.split(",")).map(String::strip).filter(p -> !p.isEmpty())
+        .toList();
+    file.require(!procs.isEmpty(), "datapath.process", "needs at least one process name");
+    Map<String, Duration> positive = Map.of("sample.interval", s.sampleInterval, "sample.peak-window", s.peakWindow,
+        "ceiling.learn-after", s.ceilingLearnAfter, "check.duration", s.checkDuration, "profile.max-duration",
+        s.profileMaxDuration);
+    for (Map.Entry<String, Duration> d : positive.entrySet()) {
+      file.require(!d.getValue().isZero(), d.getKey(), "must be longer than zero");
     }
     for (String key : List.of("sample.peak-window", "ceiling.learn-after")) {
-      Duration d = (Duration) spec.findOption("--" + key).getValue();
-      if (d.compareTo(s.sampleInterval) < 0) {
-        throw new ConfigException(file.where(spec.findOption("--" + key)) + ": " + file.text(spec, key)
-            + " is shorter than sample.interval " + file.text(spec, "sample.interval"));
-      }
+      file.require(positive.get(key).compareTo(s.sampleInterval) >= 0, key,
+          "is shorter than sample.interval " + file.text("sample.interval"));
     }
-    return new Config(
-        s.listen.host(),
-        s.listen.port(),
-        s.telemetryPath,
-        Optional.ofNullable(s.webConfigFile).filter(p -> !p.toString().isBlank()),
-        s.sysfs,
-        s.procfs,
-        s.tunnelInterface,
-        Optional.ofNullable(s.underlayInterface),
-        rate(s.underlayLineRate),
-        s.sampleInterval,
-        s.peakWindow,
-        Arrays.stream(s.datapathProcesses.split(",")).map(String::strip).filter(p -> !p.isEmpty()).toList(),
-        rate(s.ceilingDownload),
-        rate(s.ceilingUpload),
-        s.profileFile,
-        s.network,
-        s.site,
-        s.cpuSaturation,
-        s.checkDuration,
-        s.profileMaxDuration,
-        s.profileTarget,
-        s.censusInterval,
-        s.runDir,
-        s.netbirdInterval,
-        s.netbirdCommand,
-        rate(s.underlayFlowCap),
-        s.underlayJumboPath,
-        s.cgroupfs,
-        Optional.ofNullable(s.profileBaseline).map(String::strip).filter(b -> !b.isEmpty()),
-        s.profileSteps,
-        s.netbirdStatusInterval,
-        s.stateDir,
-        s.ceilingLearnAfter);
+    // Three steps is the least that can show two steps adding load without a gain.
+    file.require(s.profileSteps >= 3 && s.profileSteps <= 64, "profile.steps", "must be a whole number from 3 to 64");
+    return new Config(host, port, s.telemetryPath,
+        Optional.ofNullable(s.webConfigFile).filter(p -> !p.toString().isBlank()), s.sysfs, s.procfs,
+        s.tunnelInterface, Optional.ofNullable(s.underlayInterface), s.underlayLineRate, s.sampleInterval,
+        s.peakWindow, procs, s.ceilingDownload, s.ceilingUpload, s.profileFile, s.network, s.site, s.cpuSaturation,
+        s.checkDuration, s.profileMaxDuration, s.profileTarget, s.censusInterval, s.runDir, s.netbirdInterval,
+        s.netbirdCommand, s.underlayFlowCap, s.underlayJumboPath, s.cgroupfs,
+        Optional.ofNullable(s.profileBaseline).map(String::strip).filter(b -> !b.isEmpty()), s.profileSteps,
+        s.netbirdStatusInterval, s.stateDir, s.ceilingLearnAfter);
   }
 
-  private static OptionalDouble rate(Double bytesPerSecond) {
-    return bytesPerSecond == null ? OptionalDouble.empty() : OptionalDouble.of(bytesPerSecond);
+  private static final String NOT_AN_INTERFACE = "is not a Linux interface name (1-15 characters, no '/' or spaces)";
+
+  private static boolean isInterfaceName(String name) {
+    // Linux interface names: 1..15 bytes, no '/', no whitespace, not "." or "..".
+    return !name.isEmpty() && name.length() <= 15 && !name.contains("/")
+        && name.chars().noneMatch(Character::isWhitespace) && !name.equals(".") && !name.equals("..");
   }
 }
