@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,21 +51,24 @@ public final class Main {
 
   /** Runs a command; returns its exit code (serve: once stopped by a signal), or -1 when the JVM is already exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    AtomicReference<Callable<Integer>> chosen = new AtomicReference<>();
     // Without a command word, headroom serves: the top command is serve under the program's name.
     CommandLine cl = sampling("headroom", "Per-direction headroom of a WireGuard routing peer, for Prometheus."
-        + " Without a command: serve.", err, p -> ServeCommand.serve(p, err));
+        + " Without a command: serve.", err, chosen, p -> ServeCommand.serve(p, err));
     cl.addSubcommand(sampling("serve", "Sample every --sample.interval and serve the metrics, the live page and the"
-        + " status API.", err, p -> ServeCommand.serve(p, err)));
+        + " status API.", err, chosen, p -> ServeCommand.serve(p, err)));
     cl.addSubcommand(sampling("check", "Sample for --check.duration, print the reading in words; exit 1 without a"
-        + " tunnel interface.", err, p -> CheckCommand.run(p.config(), out, err)));
+        + " tunnel interface.", err, chosen, p -> CheckCommand.run(p.config(), out, err)));
     cl.addSubcommand(sampling("profile", "Measure this peer's ceiling while iperf3 drives load; write it to"
-        + " --profile.file.", err, p -> profile(p, out, err)));
+        + " --profile.file.", err, chosen, p -> profile(p, out, err)));
     cl.addSubcommand(new Help(out, err));
     cl.getCommandSpec().versionProvider(() -> new String[] {"headroom " + Version.get()});
     // Set before size is added, so they reach the sampling commands only; size has its own.
     Settings.typed(cl).setOverwrittenOptionsAllowed(true); // a wrapper may append an override to the unit's line
     cl.addSubcommand(SizeCommand.commandLine(out, err));
-    return execute(Flags.layout(cl), args, out, err);
+    int code = execute(Flags.layout(cl), args, out, err);
+    // A sampling command runs once picocli is done, so the daemon does not keep the command line's model.
+    return chosen.get() == null ? code : chosen.get().call();
   }
 
   /** Runs {@code cl} on {@code args}: help to {@code out}, a bad flag to {@code err} with exit code 2. */
@@ -92,25 +96,29 @@ public final class Main {
     int run(ConfigParser.Parsed parsed) throws Exception;
   }
 
-  private static CommandLine sampling(String name, String description, PrintStream err, Run run) {
-    CommandLine cl = new CommandLine(new Sampling(err, run));
+  private static CommandLine sampling(String name, String description, PrintStream err,
+      AtomicReference<Callable<Integer>> chosen, Run run) {
+    CommandLine cl = new CommandLine(new Sampling(err, chosen, run));
     cl.getCommandSpec().name(name).usageMessage().description(description);
     return cl;
   }
 
   /**
    * A command that runs the sampler. Its settings are the flags before the command word and after it (those after
-   * win), parsed again over the config file by {@link ConfigParser}, as a reload does.
+   * win), parsed again over the config file by {@link ConfigParser}, as a reload does; a good configuration
+   * makes {@code run} the command to run.
    */
   @Command(mixinStandardHelpOptions = true)
   private static final class Sampling implements Callable<Integer> {
     @Mixin Settings settings;
     @Spec CommandSpec spec;
     private final PrintStream err;
+    private final AtomicReference<Callable<Integer>> chosen;
     private final Run run;
 
-    Sampling(PrintStream err, Run run) {
+    Sampling(PrintStream err, AtomicReference<Callable<Integer>> chosen, Run run) {
       this.err = err;
+      this.chosen = chosen;
       this.run = run;
     }
 
@@ -124,12 +132,16 @@ public final class Main {
           }
         }
       }
+      ConfigParser.Parsed parsed;
       try {
-        return run.run(ConfigParser.parse(flags.toArray(String[]::new)));
+        parsed = ConfigParser.parse(flags.toArray(String[]::new));
       } catch (ConfigException e) {
         err.println("headroom: " + e.getMessage());
         return 2;
       }
+      Run r = run;
+      chosen.set(() -> r.run(parsed));
+      return 0;
     }
   }
 
