@@ -54,11 +54,6 @@ public final class PrometheusQuery {
     this.client = client;
   }
 
-  /** The base URL as given, for messages. */
-  public URI base() {
-    return base;
-  }
-
   /**
    * Checks a Prometheus base URL ({@code http://host:9090}, {@code https://host/prometheus}); a trailing slash is
    * dropped so {@code /api/v1/query} can be appended.

@@ -15,9 +15,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.IDefaultValueProvider;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -38,14 +36,9 @@ public final class ConfigParser {
   /** The configuration plus the setting flags it came from, which a reload parses again over a re-read file. */
   public record Parsed(Config config, List<String> flags) {}
 
-  @Command(name = "headroom")
-  private static final class Root {
-    @Mixin Settings settings = new Settings();
-  }
-
   /** The settings as a picocli command, for help layouts and tests that walk every key. */
   public static CommandSpec spec() {
-    return new CommandLine(new Root()).getCommandSpec();
+    return new CommandLine(new Settings()).getCommandSpec();
   }
 
   /**
@@ -53,12 +46,12 @@ public final class ConfigParser {
    * sees its edits.
    */
   public static Parsed parse(String[] args) throws ConfigException {
-    Root root = new Root();
-    CommandLine cl = Settings.typed(new CommandLine(root));
+    Settings settings = new Settings();
+    CommandLine cl = Settings.typed(new CommandLine(settings));
     cl.setExpandAtFiles(false);
     cl.setOverwrittenOptionsAllowed(true);
     cl.getCommandSpec().interpolateVariables(false); // a file's value is taken as written
-    FileValues file = new FileValues(root.settings, cl.getCommandSpec());
+    FileValues file = new FileValues(settings, cl.getCommandSpec());
     cl.setDefaultValueProvider(file);
     try {
       cl.parseArgs(args);
@@ -74,7 +67,7 @@ public final class ConfigParser {
       }
       throw new ConfigException(Flags.message(e));
     }
-    return new Parsed(build(root.settings, file), List.of(args));
+    return new Parsed(build(settings, file), List.of(args));
   }
 
   /** The YAML file's values, handed to picocli as the defaults of the options not given as flags. */
@@ -91,7 +84,7 @@ public final class ConfigParser {
     /** picocli asks after the flags are parsed, so {@code --config.file} is known by then. */
     Map<String, String> values() throws ConfigException {
       if (values == null) {
-        values = settings.configFile == null ? Map.of() : readYaml(settings.configFile);
+        values = settings.configFile == null ? Map.of() : readYaml(settings.configFile, spec);
       }
       return values;
     }
@@ -132,7 +125,7 @@ public final class ConfigParser {
     return ((OptionSpec) arg).longestName().substring(2);
   }
 
-  static Map<String, String> readYaml(Path file) throws ConfigException {
+  private static Map<String, String> readYaml(Path file, CommandSpec spec) throws ConfigException {
     Object root;
     try (Reader r = Files.newBufferedReader(file)) {
       root = new Yaml(new SafeConstructor(new LoaderOptions())).load(r);
@@ -148,7 +141,7 @@ public final class ConfigParser {
     if (!(root instanceof Map<?, ?> m)) {
       throw new ConfigException("config file " + file + ": expected a map of settings at the top level");
     }
-    flatten(file, "", m, out, spec());
+    flatten(file, "", m, out, spec);
     return out;
   }
 

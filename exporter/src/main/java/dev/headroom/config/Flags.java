@@ -14,7 +14,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * taken literally (a value may start with {@code @}), and errors worded one way (an unknown flag or command with
  * the nearest known one, a missing value, a repeated flag, a stray argument).
  *
- * <p>Usage: {@code CommandLine cl = Flags.layout(new CommandLine(new SizeCommand(out, err)));}
+ * <p>Usage: {@code int code = Flags.layout(new CommandLine(command)).execute(args);}
  */
 public final class Flags {
   private Flags() {}
