@@ -36,11 +36,6 @@ public final class ConfigParser {
   /** The configuration plus the setting flags it came from, which a reload parses again over a re-read file. */
   public record Parsed(Config config, List<String> flags) {}
 
-  /** The settings as a picocli command, for help layouts and tests that walk every key. */
-  public static CommandSpec spec() {
-    return new CommandLine(new Settings()).getCommandSpec();
-  }
-
   /**
    * Parses setting flags only (no command word) and reads the file {@code --config.file} names, now, so a reload
    * sees its edits.

@@ -93,7 +93,7 @@ class ConfigParserTest {
   void everyFlagIsAlsoAFileKeyWithTheSameDefault() throws Exception {
     // One list of settings: writing every default into the file under its flag's name changes nothing.
     StringBuilder yaml = new StringBuilder();
-    ConfigParser.spec().options().forEach(o -> {
+    new picocli.CommandLine(new Settings()).getCommandSpec().options().forEach(o -> {
       if (o.longestName().startsWith("--") && o.defaultValue() != null) {
         yaml.append(o.longestName().substring(2)).append(": '").append(o.defaultValue()).append("'\n");
       }
