@@ -62,10 +62,12 @@ public final class Main {
     cl.addSubcommand(sampling("profile", "Measure this peer's ceiling while iperf3 drives load; write it to"
         + " --profile.file.", err, chosen, p -> profile(p, out, err)));
     cl.addSubcommand(new Help(out, err));
-    cl.getCommandSpec().versionProvider(() -> new String[] {"headroom " + Version.get()});
     // Set before size is added, so they reach the sampling commands only; size has its own.
     Settings.typed(cl).setOverwrittenOptionsAllowed(true); // a wrapper may append an override to the unit's line
     cl.addSubcommand(SizeCommand.commandLine(out, err));
+    CommandLine.IVersionProvider version = () -> new String[] {"headroom " + Version.get()}; // read only if asked
+    cl.getCommandSpec().versionProvider(version);
+    cl.getSubcommands().values().forEach(c -> c.getCommandSpec().versionProvider(version));
     int code = execute(Flags.layout(cl), args, out, err);
     // A sampling command runs once picocli is done, so the daemon does not keep the command line's model.
     return chosen.get() == null ? code : chosen.get().call();
