@@ -1,6 +1,7 @@
 package dev.headroom.cmd;
 
 import dev.headroom.config.Config;
+import dev.headroom.config.ConfigParser;
 import dev.headroom.serve.HeadroomCollector;
 import dev.headroom.serve.History;
 import dev.headroom.serve.HttpServer;
@@ -17,6 +18,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
 import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
 import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -29,7 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServeCommand {
   private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
-
 
   private ServeCommand() {}
 
@@ -55,6 +56,33 @@ public final class ServeCommand {
     ProcessMetrics.builder().register(registry);
     JvmMemoryMetrics.builder().register(registry);
     JvmGarbageCollectorMetrics.builder().register(registry);
+  }
+
+  /**
+   * Serves {@code parsed} until a signal stops it, reloading on SIGHUP ({@link ServeProcess}); returns the exit
+   * code: 2 for a bad web config file, 1 when the server cannot start.
+   */
+  static int serve(ConfigParser.Parsed parsed, PrintStream err) throws InterruptedException {
+    Config config = parsed.config();
+    ServeProcess.trapSignals();
+    WebConfig web;
+    Running running;
+    try {
+      web = webConfig(config);
+      running = start(config, web);
+    } catch (WebConfigException e) {
+      err.println("headroom: web config: " + e.getMessage());
+      return 2;
+    } catch (RuntimeException e) {
+      Throwable root = e;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      err.println("headroom: cannot serve on " + config.listenHost() + ":" + config.listenPort() + ": "
+          + (root.getMessage() == null ? root.toString() : root.getMessage()));
+      return 1;
+    }
+    return ServeProcess.run(parsed.flags(), config, web, running);
   }
 
   /**

@@ -5,7 +5,7 @@ import dev.headroom.config.ConfigException;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.serve.web.WebConfig;
 import dev.headroom.serve.web.WebConfigException;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.slf4j.Logger;
@@ -38,13 +38,13 @@ final class ServeProcess {
   /** Filled by the signal handlers, from {@link #trapSignals()} on. */
   private static final BlockingQueue<Event> EVENTS = new LinkedBlockingQueue<>();
 
-  private final Map<String, String> flags;
+  private final List<String> flags;
   private Config config;
   private WebConfig web;
   private ServeCommand.Running running;
 
-  private ServeProcess(Map<String, String> flags, Config config, WebConfig web, ServeCommand.Running running) {
-    this.flags = Map.copyOf(flags);
+  private ServeProcess(List<String> flags, Config config, WebConfig web, ServeCommand.Running running) {
+    this.flags = List.copyOf(flags);
     this.config = config;
     this.web = web;
     this.running = running;
@@ -63,9 +63,9 @@ final class ServeProcess {
   /**
    * Serves until SIGTERM or SIGINT, reloading on SIGHUP; returns the exit status.
    *
-   * @param flags the settings given as flags, applied again over the re-read config file on each reload
+   * @param flags the setting flags as given, parsed again over the re-read config file on each reload
    */
-  static int run(Map<String, String> flags, Config config, WebConfig web, ServeCommand.Running running)
+  static int run(List<String> flags, Config config, WebConfig web, ServeCommand.Running running)
       throws InterruptedException {
     ServeProcess p = new ServeProcess(flags, config, web, running);
     // Anything else that ends the JVM (System.exit from a library, an OOM exit) still closes the server.
@@ -83,7 +83,7 @@ final class ServeProcess {
     Config next;
     WebConfig nextWeb;
     try {
-      next = ConfigParser.load(flags);
+      next = ConfigParser.parse(flags.toArray(String[]::new)).config();
       nextWeb = ServeCommand.webConfig(next);
     } catch (ConfigException | WebConfigException e) {
       log.error("reload refused, the running configuration stays: {}", e.getMessage());

@@ -4,112 +4,123 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
+import picocli.CommandLine;
+import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
 
 /**
- * The daemon's settings: one list ({@link #SETTINGS}) from which come both the flags, in Prometheus exporter
- * style ({@code --key=value} or {@code --key value}, parsed by picocli in {@link SettingFlags}), and the keys of the optional YAML
- * file named by {@code --config.file} (the same names without dashes; nested maps are joined with dots). Flags
- * beat the file; the file beats defaults. Both go through the same conversion, so a bad value gets the same error
- * naming the key and the value whichever way it came. Unknown keys and bad values are errors.
+ * The daemon's configuration from the {@link Settings} flags over the optional YAML file named by
+ * {@code --config.file} (keys are the flag names without dashes; nested maps are joined with dots) over the
+ * defaults. The file's values reach picocli as defaults, so they go through the same converters as flags, and a
+ * bad value is named {@code --key: ...} when it came as a flag, {@code config file F: key: ...} when from the
+ * file. Unknown keys and bad values are errors; a flag given twice keeps the last.
  *
  * <p>Usage: {@code Config c = ConfigParser.parse(new String[] {"--tunnel.interface=wt1"}).config();}
  */
 public final class ConfigParser {
-  /** Every setting with its default and help; the order is the help order. */
-  public static final Map<String, String[]> SETTINGS = new LinkedHashMap<>();
-
-  static {
-    def("web.listen-address", ":10170", "address to serve on, host:port (a routing peer should not expose it to the internet)");
-    def("web.telemetry-path", "/metrics", "path of the metrics");
-    def("web.config.file", "", "exporter-toolkit web config (TLS, basic auth)");
-    def("path.sysfs", "/sys", "sysfs root");
-    def("path.procfs", "/proc", "procfs root");
-    def("tunnel.interface", "wt0", "WireGuard tunnel interface (NetBird: wt0, or NB_INTERFACE_NAME)");
-    def("underlay.interface", "", "underlay NIC (default: the interface holding the default route)");
-    def("underlay.line-rate", "", "underlay line rate, e.g. 10gbit (default: sysfs speed; clouds and veth need this)");
-    def("underlay.flow-cap", "", "the cloud's single-flow cap, e.g. 5gbit on AWS (a tunnel at it is single-tunnel bound)");
-    def("underlay.jumbo-path", "false", "true when the path to the users carries jumbo frames end to end (allows raise_mtu)");
-    def("path.cgroupfs", "/sys/fs/cgroup", "cgroup v2 root whose cpu.max quota limits the peer's cores");
-    def("sample.interval", "1s", "how often to sample");
-    def("sample.peak-window", "5m", "sliding window of the peak rates");
-    def("datapath.process", "netbird,wireguard-go", "process names that may run a userspace datapath");
-    def("ceiling.download", "", "download ceiling, e.g. 12gbit (beats the reference profile)");
-    def("ceiling.upload", "", "upload ceiling, e.g. 6gbit");
-    def("profile.file", "/var/lib/headroom/ceiling.properties", "ceiling measured by 'headroom profile'");
-    def("path.state", "/var/lib/headroom", "directory of the state file keeping observed ceilings (the unit's StateDirectory)");
-    def("ceiling.learn-after", "3m", "how long the peer must sustain a saturation (or beat its ceiling) before that rate becomes its observed ceiling");
-    def("labels.network", "default", "the NetBird Network this peer routes for (on headroom_peer_info)");
-    def("labels.site", "default", "the site of this peer (on headroom_peer_info)");
-    def("cpu.saturation", "0.9", "busy ratio at which a core counts as saturated");
-    def("check.duration", "3s", "how long 'check' samples before it reports");
-    def("path.rundir", "/var/run", "run directory holding wireguard/<tunnel>.sock (userspace datapath)");
-    def("census.interval", "5s", "how often to read every tunnel's counters (0s: never)");
-    def("netbird.interval", "30s", "how often to ask 'netbird status --json' for P2P/relayed counts (0s: never ask NetBird at all)");
-    def("netbird.status-interval", "5s", "while no tunnel interface exists, how often to ask 'netbird status --json' for the"
-        + " netstack datapath's bytes (also its timeout; 0s: never)");
-    def("netbird.command", "netbird", "the NetBird CLI");
-    def("profile.max-duration", "10m", "'profile' gives up looking for a plateau after this long");
-    def("profile.target", "LAN_HOST", "'profile': address of the iperf3 server behind the peer, for the printed commands");
-    def("profile.steps", "8", "'profile': load steps (clients) offered before giving up without a plateau (at least 3)");
-    def("profile.baseline", "", "'profile': underlay address of the same host, to measure the path without the tunnel too");
-    def("config.file", "", "YAML file with any of these keys");
-  }
-
-  private static void def(String key, String dflt, String help) {
-    SETTINGS.put(key, new String[] {dflt, help});
-  }
-
-  /** The configuration plus the settings given as flags (without dashes), which a reload applies again. */
-  public record Parsed(Config config, Map<String, String> flags) {}
-
   private ConfigParser() {}
 
-  /** Parses a command line of setting flags only (no command word), then loads the configuration. */
-  public static Parsed parse(String[] args) throws ConfigException {
-    Map<String, String> flags = SettingFlags.parse(args);
-    return new Parsed(load(flags), flags);
-  }
+  /** The configuration plus the setting flags it came from, which a reload parses again over a re-read file. */
+  public record Parsed(Config config, List<String> flags) {}
 
   /**
-   * The configuration from these flags over the YAML file named by {@code config.file} (read now, so a reload
-   * sees its edits) over the defaults.
+   * Parses setting flags only (no command word) and reads the file {@code --config.file} names, now, so a reload
+   * sees its edits.
    */
-  public static Config load(Map<String, String> flags) throws ConfigException {
-    Map<String, String> values = new LinkedHashMap<>();
-    String file = flags.get("config.file");
-    if (file != null && !file.isBlank()) {
-      values.putAll(readYaml(Path.of(file)));
-    }
-    values.putAll(flags);
+  public static Parsed parse(String[] args) throws ConfigException {
+    Settings settings = new Settings();
+    CommandLine cl = Settings.typed(new CommandLine(settings));
+    cl.setExpandAtFiles(false);
+    cl.setOverwrittenOptionsAllowed(true);
+    cl.getCommandSpec().interpolateVariables(false); // a file's value is taken as written
+    FileValues file = new FileValues(settings, cl.getCommandSpec());
+    cl.setDefaultValueProvider(file);
     try {
-      return build(values);
-    } catch (ConfigException e) {
-      throw new ConfigException(whereFrom(e.getMessage(), flags, file));
+      cl.parseArgs(args);
+      file.values(); // read and checked even when every key came as a flag
+    } catch (ParameterException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ConfigException c) {
+          throw c;
+        }
+      }
+      if (e.getArgSpec() instanceof OptionSpec o && e.getCause() != null) {
+        throw new ConfigException(file.where(o) + ": " + e.getCause().getMessage());
+      }
+      throw new ConfigException(Flags.message(e));
+    }
+    return new Parsed(build(settings, file), List.of(args));
+  }
+
+  /** The YAML file's values, handed to picocli as the defaults of the options not given as flags. */
+  private static final class FileValues implements IDefaultValueProvider {
+    private final Settings settings;
+    private final CommandSpec spec;
+    private Map<String, String> values;
+
+    FileValues(Settings settings, CommandSpec spec) {
+      this.settings = settings;
+      this.spec = spec;
+    }
+
+    /** picocli asks after the flags are parsed, so {@code --config.file} is known by then. */
+    Map<String, String> values() throws ConfigException {
+      if (values == null) {
+        values = settings.configFile == null ? Map.of() : readYaml(settings.configFile, spec);
+      }
+      return values;
+    }
+
+    @Override
+    public String defaultValue(ArgSpec arg) throws ConfigException {
+      return values().get(key(arg));
+    }
+
+    /**
+     * How to name a setting in an error: as the flag given, else as the file's key, else by its key. Flags are
+     * converted before the file is read, so an error before then is a flag's.
+     */
+    String where(ArgSpec arg) {
+      if (values == null || !arg.originalStringValues().isEmpty()) {
+        return "--" + key(arg);
+      }
+      return values != null && values.containsKey(key(arg)) ? "config file " + settings.configFile + ": " + key(arg)
+          : key(arg);
+    }
+
+    /** The setting as written. */
+    String text(String key) {
+      ArgSpec arg = spec.findOption("--" + key);
+      List<String> given = arg.originalStringValues();
+      return !given.isEmpty() ? given.get(given.size() - 1) : values.getOrDefault(key, arg.defaultValue());
+    }
+
+    /** Throws {@code where: 'value' problem} unless {@code ok}. */
+    void require(boolean ok, String key, String problem) throws ConfigException {
+      if (!ok) {
+        throw new ConfigException(where(spec.findOption("--" + key)) + ": '" + text(key) + "' " + problem);
+      }
     }
   }
 
-  /** Says where the bad value came from: {@code --key: ...} for a flag, {@code config file F: key: ...} else. */
-  private static String whereFrom(String message, Map<String, String> flags, String file) {
-    int colon = message.indexOf(':');
-    String key = colon > 0 ? message.substring(0, colon) : "";
-    if (flags.containsKey(key)) {
-      return "--" + message;
-    }
-    return file != null && !file.isBlank() && SETTINGS.containsKey(key) ? "config file " + file + ": " + message
-        : message;
+  private static String key(ArgSpec arg) {
+    return ((OptionSpec) arg).longestName().substring(2);
   }
 
-  static Map<String, String> readYaml(Path file) throws ConfigException {
+  private static Map<String, String> readYaml(Path file, CommandSpec spec) throws ConfigException {
     Object root;
     try (Reader r = Files.newBufferedReader(file)) {
       root = new Yaml(new SafeConstructor(new LoaderOptions())).load(r);
@@ -125,177 +136,89 @@ public final class ConfigParser {
     if (!(root instanceof Map<?, ?> m)) {
       throw new ConfigException("config file " + file + ": expected a map of settings at the top level");
     }
-    flatten(file, "", m, out);
+    flatten(file, "", m, out, spec);
     return out;
   }
 
-  private static void flatten(Path file, String prefix, Map<?, ?> m, Map<String, String> out) throws ConfigException {
+  private static void flatten(Path file, String prefix, Map<?, ?> m, Map<String, String> out, CommandSpec spec)
+      throws ConfigException {
     for (Map.Entry<?, ?> e : m.entrySet()) {
       String key = prefix + e.getKey();
       if (e.getValue() instanceof Map<?, ?> inner) {
-        flatten(file, key + ".", inner, out);
+        flatten(file, key + ".", inner, out, spec);
         continue;
       }
       if (key.equals("config.file")) {
         throw new ConfigException("config file " + file + ": 'config.file' cannot be set inside a config file");
       }
-      if (!SETTINGS.containsKey(key)) {
-        throw new ConfigException("config file " + file + ": unknown key '" + key + "'" + suggestion(key));
+      if (spec.findOption("--" + key) == null) {
+        String near = Flags.nearest(spec, "--" + key);
+        throw new ConfigException("config file " + file + ": unknown key '" + key + "'"
+            + (near.isEmpty() ? "" : "; did you mean '" + near.substring(2) + "'?"));
       }
       Object v = e.getValue();
-      if (v instanceof List<?> list) {
-        out.put(key, String.join(",", list.stream().map(String::valueOf).toList()));
-      } else {
-        out.put(key, v == null ? "" : String.valueOf(v));
+      String value = v instanceof List<?> list ? String.join(",", list.stream().map(String::valueOf).toList())
+          : v == null ? "" : String.valueOf(v);
+      if (!value.isBlank()) { // an empty value leaves the default
+        out.put(key, value);
       }
     }
   }
 
-  /** The nearest known key, found the way a mistyped flag's is, so both get the same suggestion. */
-  private static String suggestion(String key) {
-    String near = SettingFlags.nearest(key);
-    return near.isEmpty() ? "" : "; did you mean '" + near + "'?";
-  }
-
-  private static Config build(Map<String, String> v) throws ConfigException {
-    String listen = get(v, "web.listen-address");
-    int colon = listen.lastIndexOf(':');
-    if (colon < 0) {
-      throw new ConfigException("web.listen-address: '" + listen + "' needs a port, e.g. :10170 or 127.0.0.1:10170");
-    }
-    String host = listen.substring(0, colon);
+  /** The checks one value alone cannot make, each naming its key where it came from, then the record. */
+  private static Config build(Settings s, FileValues file) throws ConfigException {
+    int colon = s.listen.lastIndexOf(':');
+    file.require(colon >= 0, "web.listen-address", "needs a port, e.g. :10170 or 127.0.0.1:10170");
+    String host = s.listen.substring(0, colon);
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
-    int port;
+    int port = -1;
     try {
-      port = Integer.parseInt(listen.substring(colon + 1));
+      port = Integer.parseInt(s.listen.substring(colon + 1));
     } catch (NumberFormatException e) {
-      throw new ConfigException("web.listen-address: '" + listen + "' has no numeric port");
+      file.require(false, "web.listen-address", "has no numeric port");
     }
-    if (port < 0 || port > 65535) {
-      throw new ConfigException("web.listen-address: port " + port + " is outside 0..65535");
+    file.require(port >= 0 && port <= 65535, "web.listen-address", "has a port outside 0..65535");
+    file.require(s.telemetryPath.startsWith("/") && !s.telemetryPath.equals("/"), "web.telemetry-path",
+        "must start with / and not be / itself");
+    file.require(isInterfaceName(s.tunnelInterface), "tunnel.interface", NOT_AN_INTERFACE);
+    if (s.underlayInterface != null) {
+      file.require(isInterfaceName(s.underlayInterface), "underlay.interface", NOT_AN_INTERFACE);
+      file.require(!s.underlayInterface.equals(s.tunnelInterface), "underlay.interface",
+          "is the tunnel itself; name the NIC under it");
     }
-    String path = get(v, "web.telemetry-path");
-    if (!path.startsWith("/") || path.equals("/")) {
-      throw new ConfigException("web.telemetry-path: '" + path + "' must start with / and not be / itself");
+    file.require(s.cpuSaturation > 0 && s.cpuSaturation <= 1, "cpu.saturation", "must be a ratio in (0, 1]");
+    List<String> procs = Arrays.stream(s.datapathProcesses.split(",")).map(String::strip).filter(p -> !p.isEmpty())
+        .toList();
+    file.require(!procs.isEmpty(), "datapath.process", "needs at least one process name");
+    Map<String, Duration> positive = Map.of("sample.interval", s.sampleInterval, "sample.peak-window", s.peakWindow,
+        "ceiling.learn-after", s.ceilingLearnAfter, "check.duration", s.checkDuration, "profile.max-duration",
+        s.profileMaxDuration);
+    for (Map.Entry<String, Duration> d : positive.entrySet()) {
+      file.require(!d.getValue().isZero(), d.getKey(), "must be longer than zero");
     }
-    String tunnel = get(v, "tunnel.interface");
-    checkInterfaceName("tunnel.interface", tunnel);
-    Optional<String> underlay = optional(v, "underlay.interface");
-    if (underlay.isPresent()) {
-      checkInterfaceName("underlay.interface", underlay.get());
-      if (underlay.get().equals(tunnel)) {
-        throw new ConfigException("underlay.interface: '" + tunnel + "' is the tunnel itself; name the NIC under it");
-      }
-    }
-    double saturation;
-    try {
-      saturation = Double.parseDouble(get(v, "cpu.saturation"));
-    } catch (NumberFormatException e) {
-      throw new ConfigException("cpu.saturation: '" + get(v, "cpu.saturation") + "' is not a number");
-    }
-    if (!(saturation > 0 && saturation <= 1)) {
-      throw new ConfigException("cpu.saturation: " + saturation + " must be a ratio in (0, 1]");
-    }
-    List<String> procs = Arrays.stream(get(v, "datapath.process").split(","))
-        .map(String::strip).filter(s -> !s.isEmpty()).toList();
-    if (procs.isEmpty()) {
-      throw new ConfigException("datapath.process: needs at least one process name");
-    }
-    var interval = Quantities.duration(get(v, "sample.interval"), "sample.interval");
-    var window = Quantities.duration(get(v, "sample.peak-window"), "sample.peak-window");
-    if (window.compareTo(interval) < 0) {
-      throw new ConfigException("sample.peak-window: " + get(v, "sample.peak-window")
-          + " is shorter than sample.interval " + get(v, "sample.interval"));
-    }
-    var learnAfter = Quantities.duration(get(v, "ceiling.learn-after"), "ceiling.learn-after");
-    if (learnAfter.compareTo(interval) < 0) {
-      throw new ConfigException("ceiling.learn-after: " + get(v, "ceiling.learn-after")
-          + " is shorter than sample.interval " + get(v, "sample.interval"));
-    }
-    return new Config(
-        host,
-        port,
-        path,
-        optional(v, "web.config.file").map(Path::of),
-        Path.of(get(v, "path.sysfs")),
-        Path.of(get(v, "path.procfs")),
-        tunnel,
-        underlay,
-        rate(v, "underlay.line-rate"),
-        interval,
-        window,
-        procs,
-        rate(v, "ceiling.download"),
-        rate(v, "ceiling.upload"),
-        Path.of(get(v, "profile.file")),
-        get(v, "labels.network"),
-        get(v, "labels.site"),
-        saturation,
-        Quantities.duration(get(v, "check.duration"), "check.duration"),
-        Quantities.duration(get(v, "profile.max-duration"), "profile.max-duration"),
-        get(v, "profile.target"),
-        durationOrZero(v, "census.interval"),
-        Path.of(get(v, "path.rundir")),
-        durationOrZero(v, "netbird.interval"),
-        get(v, "netbird.command"),
-        rate(v, "underlay.flow-cap"),
-        bool(v, "underlay.jumbo-path"),
-        Path.of(get(v, "path.cgroupfs")),
-        optional(v, "profile.baseline"),
-        profileSteps(get(v, "profile.steps")),
-        durationOrZero(v, "netbird.status-interval"),
-        Path.of(get(v, "path.state")),
-        learnAfter);
-  }
-
-  private static int profileSteps(String s) throws ConfigException {
-    try {
-      int n = Integer.parseInt(s.strip());
-      if (n >= 3 && n <= 64) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // named below
+    for (String key : List.of("sample.peak-window", "ceiling.learn-after")) {
+      file.require(positive.get(key).compareTo(s.sampleInterval) >= 0, key,
+          "is shorter than sample.interval " + file.text("sample.interval"));
     }
     // Three steps is the least that can show two steps adding load without a gain.
-    throw new ConfigException("profile.steps: '" + s + "' must be a whole number from 3 to 64");
+    file.require(s.profileSteps >= 3 && s.profileSteps <= 64, "profile.steps", "must be a whole number from 3 to 64");
+    return new Config(host, port, s.telemetryPath,
+        Optional.ofNullable(s.webConfigFile).filter(p -> !p.toString().isBlank()), s.sysfs, s.procfs,
+        s.tunnelInterface, Optional.ofNullable(s.underlayInterface), s.underlayLineRate, s.sampleInterval,
+        s.peakWindow, procs, s.ceilingDownload, s.ceilingUpload, s.profileFile, s.network, s.site, s.cpuSaturation,
+        s.checkDuration, s.profileMaxDuration, s.profileTarget, s.censusInterval, s.runDir, s.netbirdInterval,
+        s.netbirdCommand, s.underlayFlowCap, s.underlayJumboPath, s.cgroupfs,
+        Optional.ofNullable(s.profileBaseline).map(String::strip).filter(b -> !b.isEmpty()), s.profileSteps,
+        s.netbirdStatusInterval, s.stateDir, s.ceilingLearnAfter);
   }
 
-  private static boolean bool(Map<String, String> v, String key) throws ConfigException {
-    String s = get(v, key).strip();
-    if (s.equals("true") || s.equals("false")) {
-      return Boolean.parseBoolean(s);
-    }
-    throw new ConfigException(key + ": '" + s + "' is not true or false");
-  }
+  private static final String NOT_AN_INTERFACE = "is not a Linux interface name (1-15 characters, no '/' or spaces)";
 
-  /** A duration where {@code 0s} means "off". */
-  private static java.time.Duration durationOrZero(Map<String, String> v, String key) throws ConfigException {
-    return Quantities.durationOrZero(get(v, key), key);
-  }
-
-  private static void checkInterfaceName(String key, String name) throws ConfigException {
+  private static boolean isInterfaceName(String name) {
     // Linux interface names: 1..15 bytes, no '/', no whitespace, not "." or "..".
-    if (name.isEmpty() || name.length() > 15 || name.contains("/") || name.chars().anyMatch(Character::isWhitespace)
-        || name.equals(".") || name.equals("..")) {
-      throw new ConfigException(key + ": '" + name + "' is not a Linux interface name (1-15 characters, no '/' or spaces)");
-    }
+    return !name.isEmpty() && name.length() <= 15 && !name.contains("/")
+        && name.chars().noneMatch(Character::isWhitespace) && !name.equals(".") && !name.equals("..");
   }
-
-  private static String get(Map<String, String> v, String key) {
-    return v.getOrDefault(key, SETTINGS.get(key)[0]);
-  }
-
-  private static Optional<String> optional(Map<String, String> v, String key) {
-    String s = get(v, key);
-    return s == null || s.isBlank() ? Optional.empty() : Optional.of(s.strip());
-  }
-
-  private static OptionalDouble rate(Map<String, String> v, String key) throws ConfigException {
-    Optional<String> s = optional(v, key);
-    return s.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Quantities.bitRateToBytes(s.get(), key));
-  }
-
 }

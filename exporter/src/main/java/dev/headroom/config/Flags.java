@@ -1,67 +1,31 @@
 package dev.headroom.config;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.MissingParameterException;
-import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.OverwrittenOptionException;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The command-line grammar every headroom command shares, on picocli: options that take one value
- * ({@code --key=value} or {@code --key value}), {@code -h/--help} and {@code -V/--version} on every command, help
- * in one layout, and errors worded one way (an unknown flag or command with the nearest known one, a missing
- * value, a repeated flag, a stray argument). Values stay strings here; each command converts them, so a YAML key
- * and its flag go through the same checks.
+ * The command-line grammar every headroom command shares, on picocli: one help layout, {@code @file} arguments
+ * taken literally (a value may start with {@code @}), and errors worded one way (an unknown flag or command with
+ * the nearest known one, a missing value, a repeated flag, a stray argument).
  *
- * <p>Usage: {@code CommandSpec spec = Flags.command("size", "Sizes peers."); Flags.option(spec, "--vcpus", "N",
- * "vCPUs"); Map<String, String> given = Flags.values(Flags.commandLine(spec, false).parseArgs(args));}
+ * <p>Usage: {@code int code = Flags.layout(new CommandLine(command)).execute(args);}
  */
 public final class Flags {
   private Flags() {}
 
-  /** A command with the standard help and version options and headroom's help layout. */
-  public static CommandSpec command(String name, String description) {
-    CommandSpec spec = CommandSpec.create().name(name).mixinStandardHelpOptions(true);
-    spec.usageMessage().synopsisHeading("usage: ").description(escape(description)).abbreviateSynopsis(true)
-        .sortOptions(false).width(100).longOptionsMaxWidth(36).optionListHeading("%nflags:%n")
-        .commandListHeading("%ncommands:%n");
-    return spec;
-  }
-
-  /** Adds an option that takes exactly one value; {@code label} names the value in the help. */
-  public static void option(CommandSpec spec, String name, String label, String help) {
-    spec.addOption(OptionSpec.builder(name).paramLabel(label).type(String.class).arity("1")
-        .description(escape(help)).build());
-  }
-
-  /**
-   * The parser for a command: {@code @file} arguments are taken literally (a value may start with {@code @}),
-   * and a flag given twice is an error unless {@code lastWins} (the daemon's flags, where a wrapper may append an
-   * override to the unit's command line, as with Prometheus exporters).
-   */
-  public static CommandLine commandLine(CommandSpec spec, boolean lastWins) {
-    CommandLine cl = new CommandLine(spec);
+  /** Applies headroom's help layout and parsing rules to {@code cl} and its subcommands; returns it. */
+  public static CommandLine layout(CommandLine cl) {
     cl.setExpandAtFiles(false);
-    cl.setOverwrittenOptionsAllowed(lastWins);
+    cl.getCommandSpec().usageMessage().synopsisHeading("usage: ").abbreviateSynopsis(true).sortOptions(false)
+        .width(100).longOptionsMaxWidth(36).optionListHeading("%nflags:%n").commandListHeading("%ncommands:%n");
+    cl.getSubcommands().values().forEach(Flags::layout);
     return cl;
-  }
-
-  /** The options given in one parse, by long name (with dashes), each with its last value. */
-  public static Map<String, String> values(ParseResult pr) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (OptionSpec o : pr.matchedOptions()) {
-      if (!o.usageHelp() && !o.versionHelp()) {
-        out.put(o.longestName(), o.getValue());
-      }
-    }
-    return out;
   }
 
   /** The error in headroom's words: what was wrong, named as the user typed it. */
@@ -85,6 +49,9 @@ public final class Flags {
     if (e instanceof OverwrittenOptionException o && o.getOverwritten() instanceof OptionSpec option) {
       return option.longestName() + " given twice";
     }
+    if (e.getArgSpec() instanceof OptionSpec o && e.getCause() != null) {
+      return o.longestName() + ": " + e.getCause().getMessage(); // a converter's words, which quote the value
+    }
     return e.getMessage();
   }
 
@@ -96,10 +63,5 @@ public final class Flags {
 
   private static String didYouMean(List<String> suggestions) {
     return suggestions.isEmpty() ? "" : "; did you mean '" + suggestions.get(0) + "'?";
-  }
-
-  /** Help text is a format string to picocli; a literal percent sign must be doubled. */
-  private static String escape(String help) {
-    return help.replace("%", "%%");
   }
 }

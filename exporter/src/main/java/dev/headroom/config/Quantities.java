@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
  * Parses the human units of flags: Prometheus durations ({@code 500ms}, {@code 1s}, {@code 1h30m}, {@code 7d}) and
  * bit rates as tc and NIC vendors write them ({@code 200mbit}, {@code 2.5gbit}, {@code 10Gbps}).
  *
- * <p>Usage: {@code double bytesPerSecond = Quantities.bitRateToBytes("10gbit", "--underlay.line-rate");}
+ * Bad text throws {@link IllegalArgumentException} with a message that quotes it; the caller names the key.
+ *
+ * <p>Usage: {@code double bytesPerSecond = Quantities.bitRateToBytes("10gbit");}
  */
 public final class Quantities {
   /** Prometheus's duration grammar: units from largest to smallest, each at most once (1h30m, 500ms, 7d). */
@@ -26,23 +28,23 @@ public final class Quantities {
    * A duration longer than zero in Prometheus's grammar ({@code 500ms}, {@code 1s}, {@code 1h30m}, {@code 7d}), the
    * one grammar of every flag, config key and subcommand option that takes a duration.
    */
-  public static Duration duration(String value, String key) throws ConfigException {
-    Duration d = durationOrZero(value, key);
+  public static Duration duration(String value) {
+    Duration d = durationOrZero(value);
     if (d.isZero()) {
-      throw new ConfigException(key + ": '" + value + "' must be longer than zero");
+      throw new IllegalArgumentException("'" + value + "' must be longer than zero");
     }
     return d;
   }
 
   /** Like {@link #duration}, where zero ({@code 0s}, or {@code 0} alone as Prometheus allows) means "off". */
-  public static Duration durationOrZero(String value, String key) throws ConfigException {
+  public static Duration durationOrZero(String value) {
     String t = value.strip();
     if (t.equals("0")) {
       return Duration.ZERO;
     }
     Matcher m = DURATION.matcher(t);
     if (t.isEmpty() || !m.matches()) {
-      throw new ConfigException(key + ": '" + value + "' is not a duration (use e.g. 500ms, 1s, 5m, 1h30m, 7d)");
+      throw new IllegalArgumentException("'" + value + "' is not a duration (use e.g. 500ms, 1s, 5m, 1h30m, 7d)");
     }
     long ms = 0;
     for (int i = 0; i < DURATION_UNIT_MS.length; i++) {
@@ -50,7 +52,7 @@ public final class Quantities {
         try {
           ms = Math.addExact(ms, Math.multiplyExact(Long.parseLong(m.group(i + 1)), DURATION_UNIT_MS[i]));
         } catch (ArithmeticException | NumberFormatException e) {
-          throw new ConfigException(key + ": '" + value + "' is too long");
+          throw new IllegalArgumentException("'" + value + "' is too long");
         }
       }
     }
@@ -58,10 +60,10 @@ public final class Quantities {
   }
 
   /** A bit rate with a unit, returned in bytes per second (metrics use bytes). */
-  public static double bitRateToBytes(String value, String key) throws ConfigException {
+  public static double bitRateToBytes(String value) {
     Matcher m = RATE.matcher(value.strip().toLowerCase(Locale.ROOT));
     if (!m.matches()) {
-      throw new ConfigException(key + ": '" + value
+      throw new IllegalArgumentException("'" + value
           + "' is not a bit rate with a unit (use e.g. 200mbit, 2.5gbit, 10gbit)");
     }
     double n = Double.parseDouble(m.group(1));
@@ -74,7 +76,7 @@ public final class Quantities {
     };
     double bits = n * mult;
     if (!(bits > 0)) {
-      throw new ConfigException(key + ": '" + value + "' must be above zero");
+      throw new IllegalArgumentException("'" + value + "' must be above zero");
     }
     return bits / 8;
   }

@@ -12,7 +12,8 @@ import java.util.Set;
  * figure and its NIC), active peers, Networks of failover peers; plus the facts the guide warns about. No flags, no
  * printing: {@code headroom size} parses into {@link Inputs} and prints the {@link Plan}.
  *
- * <p>Usage: {@code Sizing.Plan p = Sizing.plan(Sizing.Inputs.reference(3000, 10, Direction.DOWNLOAD, Datapath.KERNEL, 16));}
+ * <p>Usage: {@code Sizing.Plan p = Sizing.plan(new Sizing.Inputs(3000, 10, Direction.DOWNLOAD, Datapath.KERNEL, 16, 20,
+ * OptionalDouble.empty(), 1280, 2, true));}
  */
 public final class Sizing {
   private Sizing() {}
@@ -68,12 +69,6 @@ public final class Sizing {
         throw new IllegalArgumentException("sizing inputs out of range: " + activeUsers + " users, " + perUserMbps
             + " Mbps, " + cpuGbps + " Gbps, " + peersPerNetwork + " per Network, MTU " + tunnelMtu);
       }
-    }
-
-    /** A peer of {@code vcpus} from the reference table, MTU 1280, no NIC given, 2 peers per Network. */
-    public static Inputs reference(long users, double perUserMbps, Direction d, Datapath dp, int vcpus) {
-      return new Inputs(users, perUserMbps, d, dp, vcpus, ReferenceProfile.tableGbps(dp, vcpus, d),
-          OptionalDouble.empty(), ReferenceProfile.BASE_MTU, 2, true);
     }
   }
 

@@ -62,6 +62,27 @@ class MainTest {
   }
 
   @Test
+  void everyCommandAnswersVersion() throws Exception {
+    for (String command : new String[] {"serve", "check", "profile", "size"}) {
+      out.reset();
+      assertEquals(0, run(command, "--version"));
+      assertTrue(out().startsWith("headroom "), command + ": " + out());
+    }
+  }
+
+  @Test
+  void flagsBeforeAndAfterTheCommandWordCountAndTheLastWins() throws Exception {
+    FixtureTree t = FixtureTree.copy("kernel", dir);
+    assertEquals(0, run("--tunnel.interface=nope", "--sample.interval=100ms", "check", "--tunnel.interface=nope2",
+        "--tunnel.interface", "wt0", "--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
+        "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s", "--check.duration=300ms"));
+    assertTrue(out().contains("Tunnel wt0"), out());
+    out.reset();
+    assertEquals(2, run("--sample.interval=10s", "check", "--sample.peak-window=5s"));
+    assertTrue(err().contains("--sample.peak-window: '5s' is shorter than sample.interval 10s"), err());
+  }
+
+  @Test
   void aMistypedCommandIsNamedWithTheNearestOne() throws Exception {
     assertEquals(2, run("chek", "--tunnel.interface=wt0"));
     assertTrue(err().contains("unknown command 'chek'") && err().contains("did you mean 'check'"), err());
