@@ -28,7 +28,7 @@ java_opts="$(sed -n 's/^: "${JAVA_OPTS:=\(.*\)}"$/\1/p' "$root/exporter/src/deb/
 [ -n "$java_opts" ] || { echo "startup.sh: cannot read JAVA_OPTS from exporter/src/deb/bin/headroom" >&2; exit 2; }
 opts="$java_opts $(cds_opts "$jar" "$java_opts") $extra"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-milestones="dev.headroom.cmd.Main dev.headroom.cmd.Daemon dev.headroom.sample.CpuState io.javalin.Javalin org.eclipse.jetty.server.ServerConnector"
+milestones="dev.headroom.cmd.Main dev.headroom.daemon.Daemon dev.headroom.sample.CpuState io.javalin.Javalin org.eclipse.jetty.server.ServerConnector"
 passed=0 failed=0
 echo "# flags: $opts"
 for s in $(seq 1 "$starts"); do

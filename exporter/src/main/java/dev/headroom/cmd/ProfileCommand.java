@@ -1,5 +1,6 @@
 package dev.headroom.cmd;
 
+import dev.headroom.daemon.Daemon;
 import static dev.headroom.judge.Units.gbpsText;
 import static dev.headroom.judge.Units.num;
 import static dev.headroom.judge.Units.pct;

@@ -1,5 +1,6 @@
 package dev.headroom.cmd;
 
+import dev.headroom.daemon.Daemon;
 import dev.headroom.config.Config;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.serve.HeadroomCollector;

@@ -1,5 +1,6 @@
 package dev.headroom.cmd;
 
+import dev.headroom.read.PrometheusQuery;
 import static dev.headroom.judge.Units.num;
 
 import dev.headroom.config.Flags;
@@ -239,7 +240,7 @@ public final class SizeCommand implements Callable<Integer> {
         if (users != null) {
           lines.add("  active users: " + String.format(Locale.ROOT, "%,d", users) + ", as given (--active-users)");
         } else {
-          OptionalDouble peak = prom.single(PrometheusQuery.peakUsersQuery(network, window));
+          OptionalDouble peak = prom.single(SizeQueries.peakUsersQuery(network, window));
           if (peak.isEmpty() || !Double.isFinite(peak.getAsDouble())) {
             return fail(noData);
           }
@@ -250,7 +251,7 @@ public final class SizeCommand implements Callable<Integer> {
         if (perUserMbps != null) {
           lines.add("  per-user rate: " + num(perUserMbps, 3) + " Mbps, as given (--per-user-mbps)");
         } else {
-          OptionalDouble mean = prom.single(PrometheusQuery.perUserRateQuery(direction, network, window));
+          OptionalDouble mean = prom.single(SizeQueries.perUserRateQuery(direction, network, window));
           if (mean.isEmpty()) {
             return fail(noData);
           }
@@ -265,7 +266,7 @@ public final class SizeCommand implements Callable<Integer> {
               + " rate(_sum) / rate(_count) of headroom_tunnel_rate_bytes_per_second)");
         }
         if (capacity.observed != null) {
-          OptionalDouble lowest = prom.single(PrometheusQuery.observedCeilingQuery(direction, network, window));
+          OptionalDouble lowest = prom.single(SizeQueries.observedCeilingQuery(direction, network, window));
           if (lowest.isEmpty() || !(lowest.getAsDouble() > 0) || !Double.isFinite(lowest.getAsDouble())) {
             return fail("no peer" + where + " reads its " + direction.label() + " ceiling as observed"
                 + " (headroom_ceiling_source{source=\"observed\"}): none has stayed saturated for"

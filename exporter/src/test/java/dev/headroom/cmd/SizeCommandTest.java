@@ -1,5 +1,6 @@
 package dev.headroom.cmd;
 
+import dev.headroom.read.PrometheusQuery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -154,26 +155,26 @@ class SizeCommandTest {
   @Test
   void thePeakQuerySumsPeersPerMinuteThenTakesTheHighestAndFiltersByThePeersOwnNetworkLabel() {
     assertEquals("max_over_time(sum(headroom_tunnels{state=\"active\"} and on (job, instance)"
-        + " headroom_peer_info{network=\"net-a\"})[2h:1m])", PrometheusQuery.peakUsersQuery("net-a", "2h"));
+        + " headroom_peer_info{network=\"net-a\"})[2h:1m])", SizeQueries.peakUsersQuery("net-a", "2h"));
     assertEquals("max_over_time(sum(headroom_tunnels{state=\"active\"})[7d:1m])",
-        PrometheusQuery.peakUsersQuery(null, "7d"));
+        SizeQueries.peakUsersQuery(null, "7d"));
   }
 
   @Test
   void theRateQueryDividesTheSummedHistogramSumByTheSummedCount() {
     assertEquals("sum(rate(headroom_tunnel_rate_bytes_per_second_sum{direction=\"upload\"}[7d]))"
         + " / sum(rate(headroom_tunnel_rate_bytes_per_second_count{direction=\"upload\"}[7d]))",
-        PrometheusQuery.perUserRateQuery(dev.headroom.sample.Direction.UPLOAD, null, "7d"));
+        SizeQueries.perUserRateQuery(dev.headroom.sample.Direction.UPLOAD, null, "7d"));
     assertEquals("sum(rate(headroom_tunnel_rate_bytes_per_second_sum{direction=\"download\"}[2h])"
         + " and on (job, instance) last_over_time(headroom_peer_info{network=\"net-a\"}[2h]))"
         + " / sum(rate(headroom_tunnel_rate_bytes_per_second_count{direction=\"download\"}[2h])"
         + " and on (job, instance) last_over_time(headroom_peer_info{network=\"net-a\"}[2h]))",
-        PrometheusQuery.perUserRateQuery(dev.headroom.sample.Direction.DOWNLOAD, "net-a", "2h"));
+        SizeQueries.perUserRateQuery(dev.headroom.sample.Direction.DOWNLOAD, "net-a", "2h"));
   }
 
   @Test
   void aNetworkNameIsQuotedSoItCannotBreakTheQuery() {
-    assertEquals("\"eu \\\"west\\\\1\"", PrometheusQuery.promString("eu \"west\\1"));
+    assertEquals("\"eu \\\"west\\\\1\"", SizeQueries.promString("eu \"west\\1"));
   }
 
   @ParameterizedTest

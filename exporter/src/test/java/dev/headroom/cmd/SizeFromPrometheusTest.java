@@ -1,5 +1,6 @@
 package dev.headroom.cmd;
 
+import dev.headroom.read.PrometheusQuery;
 import dev.headroom.testing.Needs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.headroom.cmd;
+package dev.headroom.daemon;
 
 import dev.headroom.config.Config;
 import dev.headroom.judge.Ceiling;

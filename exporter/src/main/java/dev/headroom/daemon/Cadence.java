@@ -1,4 +1,4 @@
-package dev.headroom.cmd;
+package dev.headroom.daemon;
 
 /**
  * When the sampler should run next: a fixed grid of planned starts (the baseline, the first rate soon after

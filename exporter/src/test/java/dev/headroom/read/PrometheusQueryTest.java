@@ -1,4 +1,4 @@
-package dev.headroom.cmd;
+package dev.headroom.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

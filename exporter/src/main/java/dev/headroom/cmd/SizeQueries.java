@@ -1,0 +1,77 @@
+package dev.headroom.cmd;
+
+import dev.headroom.sample.Direction;
+
+/**
+ * The PromQL {@code headroom size} asks of a fleet's Prometheus: peak active tunnels, the mean rate per tunnel
+ * and the lowest ceiling the peers learned themselves, each optionally for one Network.
+ *
+ * <p>Usage: {@code prom.single(SizeQueries.peakUsersQuery("net-a", "7d"))}
+ */
+final class SizeQueries {
+  private SizeQueries() {}
+
+  /**
+   * Peak of simultaneously active tunnels over the window: the census gauge summed over the peers at each
+   * minute, then the highest such sum (a sum of per-peer peaks would add peaks that never coincided). The
+   * Network filter is an {@code and} on the peer's own series at each step, so a peer counts for the Network it
+   * belonged to at that minute.
+   */
+  static String peakUsersQuery(String network, String window) {
+    String active = "headroom_tunnels{state=\"active\"}";
+    if (network != null) {
+      active += " and on (job, instance) headroom_peer_info{network=" + promString(network) + "}";
+    }
+    return "max_over_time(sum(" + active + ")[" + window + ":1m])";
+  }
+
+  /**
+   * The lowest ceiling in use that a peer learned itself: each peer's latest ceiling in the window, kept where its
+   * latest ceiling source was {@code observed}. The lowest, so the plan holds on the weakest peer.
+   */
+  static String observedCeilingQuery(Direction direction, String network, String window) {
+    String d = "direction=\"" + direction.label() + "\"";
+    String q = "last_over_time(headroom_ceiling_bytes_per_second{" + d + "}[" + window + "])"
+        + " and on (job, instance, direction) (last_over_time(headroom_ceiling_source{" + d
+        + ",source=\"observed\"}[" + window + "]) == 1)";
+    if (network != null) {
+      q += " and on (job, instance) last_over_time(headroom_peer_info{network=" + promString(network) + "}["
+          + window + "])";
+    }
+    return "min(" + q + ")";
+  }
+
+  /**
+   * Mean rate per active tunnel over the window: the rate histogram's {@code _sum} over its {@code _count}, both
+   * summed over peers first so busy peers weigh by their tunnel-seconds. The Network filter keeps the peers that
+   * carried the label at any time in the window ({@code last_over_time}), so a peer that is down right now still
+   * counts for what it carried.
+   */
+  static String perUserRateQuery(Direction direction, String network, String window) {
+    return sumRate("sum", direction, network, window) + " / " + sumRate("count", direction, network, window);
+  }
+
+  private static String sumRate(String part, Direction direction, String network, String window) {
+    String r = "rate(headroom_tunnel_rate_bytes_per_second_" + part + "{direction=\"" + direction.label() + "\"}["
+        + window + "])";
+    if (network != null) {
+      r += " and on (job, instance) last_over_time(headroom_peer_info{network=" + promString(network) + "}["
+          + window + "])";
+    }
+    return "sum(" + r + ")";
+  }
+
+  /** A PromQL double-quoted string literal. */
+  static String promString(String s) {
+    StringBuilder b = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '\\' -> b.append("\\\\");
+        case '"' -> b.append("\\\"");
+        case '\n' -> b.append("\\n");
+        default -> b.append(c);
+      }
+    }
+    return b.append('"').toString();
+  }
+}
