@@ -160,7 +160,7 @@ public final class Main {
       }
     }, "headroom-profile-stop");
     Runtime.getRuntime().addShutdownHook(hook);
-    int code = ProfileCommand.run(parsed.config(), out, err, stop);
+    int code = ProfileCommand.run(parsed.config(), System.in, out, err, stop);
     if (stop.get()) {
       return -1; // the JVM is already exiting; System.exit here would wait on our own hook
     }

@@ -51,12 +51,7 @@ public final class ProfileCommand {
 
   private ProfileCommand() {}
 
-  public static int run(Config config, PrintStream out, PrintStream err, AtomicBoolean stop)
-      throws InterruptedException {
-    return run(config, System.in, out, err, stop);
-  }
-
-  /** As {@link #run(Config, PrintStream, PrintStream, AtomicBoolean)}, confirming steps by lines read from {@code in}. */
+  /** Profiles the peer, confirming steps by lines read from {@code in} (the terminal: {@code System.in}). */
   public static int run(Config config, InputStream in, PrintStream out, PrintStream err, AtomicBoolean stop)
       throws InterruptedException {
     BlockingQueue<Sample> samples = new LinkedBlockingQueue<>();
@@ -81,7 +76,6 @@ public final class ProfileCommand {
   /** As {@link #run(Config, InputStream, PrintStream, PrintStream, AtomicBoolean)}, reading {@code samples}. */
   static int run(Config config, SampleSource samples, InputStream in, PrintStream out, PrintStream err,
       AtomicBoolean stop) throws InterruptedException {
-    Confirmations steps = new Confirmations(in);
     ProfileSession tunnel;
     Optional<ProfileSession> baseline = Optional.empty();
     Sample s0 = firstComplete(samples, config.netbirdStatusInterval());
@@ -96,6 +90,9 @@ public final class ProfileCommand {
     printInstructions(out, config, s0, quota);
     long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
     tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
+    // Input is read only once a step can be offered: a run that ends on a check before then leaves stdin to
+    // whoever else reads it (under a test runner, the runner's own command channel).
+    Confirmations steps = new Confirmations(in);
     drive(tunnel, false, "Step", config.profileTarget(), samples, steps, out, stop, deadline);
     if (config.profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
       String host = config.profileBaseline().get();

@@ -18,10 +18,14 @@ import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,13 +129,52 @@ class ProfileCommandTest {
     assertTrue(Double.isNaN(still.userCores()) && Double.isNaN(still.softirqCores()));
   }
 
+  /**
+   * Under a test runner or a supervisor, stdin is someone else's channel (Maven's surefire sends its forked JVM
+   * commands there, and a reader that takes the exit acknowledgement leaves the fork waiting 30 s to be killed). A
+   * run that ends on a check before its first step has nothing to read, so it must not start reading.
+   */
+  @Test
+  void aRunThatEndsBeforeItsFirstStepLeavesItsInputUnread() throws Exception {
+    org.awaitility.Awaitility.await("other tests' input readers at end of their input").atMost(Duration.ofSeconds(10))
+        .until(() -> inputReaders() == 0);
+    FixtureTree t = FixtureTree.copy("notunnel", dir.resolve("tree"));
+    CountDownLatch release = new CountDownLatch(1);
+    InputStream held = new InputStream() {
+      @Override
+      public int read() throws IOException {
+        try {
+          release.await(); // a reader started on this input stays alive here until the test ends
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return -1;
+      }
+    };
+    try {
+      int code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
+          "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s",
+          "--sample.interval=100ms"}).config(), held, System.out, new PrintStream(new ByteArrayOutputStream()),
+          new AtomicBoolean());
+      assertEquals(1, code);
+      assertEquals(0, inputReaders(), "threads reading the profile's input after it ended on the no-tunnel check");
+    } finally {
+      release.countDown();
+    }
+  }
+
+  private static long inputReaders() {
+    return Thread.getAllStackTraces().keySet().stream().filter(th -> th.getName().equals("profile-input")).count();
+  }
+
   @Test
   void noTunnelIsAClearError() throws Exception {
     FixtureTree t = FixtureTree.copy("notunnel", dir.resolve("tree"));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = ProfileCommand.run(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(),
         "--path.procfs=" + t.proc(), "--path.rundir=" + dir.resolve("run"), "--netbird.interval=0s", "--sample.interval=100ms"}).config(),
-        System.out, new PrintStream(err, true, StandardCharsets.UTF_8), new AtomicBoolean());
+        new ByteArrayInputStream(new byte[0]), System.out, new PrintStream(err, true, StandardCharsets.UTF_8),
+        new AtomicBoolean());
     assertEquals(1, code);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("no tunnel interface 'wt0'"));
   }
