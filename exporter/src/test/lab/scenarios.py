@@ -276,6 +276,21 @@ def cpu_times():
     return out
 
 
+# A step that fails while the hypervisor took more than this share of the host's CPU runs once more (see Lab.run).
+STEAL_AGAIN = 0.10
+
+
+def host_steal():
+    """(all ticks, steal ticks) of the whole host since boot, from /proc/stat's first line."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return sum(v), v[7]
+
+
+def steal_share(before, after):
+    return (after[1] - before[1]) / (after[0] - before[0]) if after[0] > before[0] else 0.0
+
+
 def mean_busy(before, after):
     ratios = []
     for (t0, i0), (t1, i1) in zip(before, after):
@@ -1722,20 +1737,44 @@ scrape_configs:
         if only:
             steps = [st for st in steps if set(_STEP_SCENARIOS[st.__name__]) & only]
         for step in steps:
-            try:
-                step()
-            except Exception as e:  # one broken step must not hide the others' results
-                if not isinstance(e, ScenarioError):
-                    traceback.print_exc()
-                    e = f"{type(e).__name__}: {e}"
-                log(f"{step.__name__}: {e}")
-                for n in _STEP_SCENARIOS[step.__name__]:
-                    self.results.setdefault(n, (_TITLES[n], False, "(see the scenario)", f"could not run: {e}",
-                                                "n/a"))
-            finally:
-                # Traffic and hogs belong to one step: none outlives it, whatever happened.
-                for name in [n for n in self.procs.procs if n.startswith("iperf-") or n == "stress"]:
-                    self.procs.stop(name)
+            numbers = _STEP_SCENARIOS[step.__name__]
+            # On a virtual machine the hypervisor may take CPU from this guest (steal): the scenarios compare rates
+            # against the CPU the datapath had, and a rate measured while a third of the machine was elsewhere
+            # says nothing of the peer. A step that fails while steal was above STEAL_AGAIN of the host's time
+            # runs once more; the report keeps the first attempt and its steal.
+            first, first_steal = {}, 0.0
+            for attempt in (1, 2):
+                t0 = host_steal()
+                self.run_step(step)
+                stolen = steal_share(t0, host_steal())
+                log(f"{step.__name__}: host steal {stolen:.0%} over the step")
+                failed = [n for n in numbers if not self.results.get(n, ("", False))[1]]
+                if not failed or attempt == 2 or stolen < STEAL_AGAIN:
+                    break
+                log(f"{step.__name__}: failed with {stolen:.0%} of the host's CPU stolen: running it once more")
+                first = {n: self.results.pop(n) for n in numbers if n in self.results}
+                first_steal = stolen
+            for n, (ok_first, observed_first) in ((n, (r[1], r[3])) for n, r in first.items()):
+                if n in self.results:
+                    title, ok, expected, observed, ttv = self.results[n]
+                    self.results[n] = (title, ok, expected, f"{observed} [second attempt; the first, with "
+                                       f"{first_steal:.0%} steal, {'passed' if ok_first else 'failed'}: "
+                                       f"{observed_first}]", ttv)
+
+    def run_step(self, step):
+        try:
+            step()
+        except Exception as e:  # one broken step must not hide the others' results
+            if not isinstance(e, ScenarioError):
+                traceback.print_exc()
+                e = f"{type(e).__name__}: {e}"
+            log(f"{step.__name__}: {e}")
+            for n in _STEP_SCENARIOS[step.__name__]:
+                self.results.setdefault(n, (_TITLES[n], False, "(see the scenario)", f"could not run: {e}", "n/a"))
+        finally:
+            # Traffic and hogs belong to one step: none outlives it, whatever happened.
+            for name in [n for n in self.procs.procs if n.startswith("iperf-") or n == "stress"]:
+                self.procs.stop(name)
 
 
 _TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "Idle and light load", 6: "Restart",
