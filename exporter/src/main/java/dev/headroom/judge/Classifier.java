@@ -65,10 +65,6 @@ public final class Classifier {
     this.profile = profile;
   }
 
-  public Thresholds thresholds() {
-    return t;
-  }
-
   /** Judges one sample with ceilings chosen by {@link CeilingSelector}. */
   public Judgement observe(Observation o) {
     return observe(o, CeilingSelector.selectBoth(o, profile, config));
