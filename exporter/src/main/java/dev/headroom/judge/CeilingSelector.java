@@ -1,7 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.sample.Direction;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -64,10 +63,6 @@ public final class CeilingSelector {
   /** The ceilings for both directions. */
   public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
       Map<Direction, ObservedCeiling> observed) {
-    Map<Direction, Ceiling> m = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
-      m.put(d, select(o, profile, config, observed, d));
-    }
-    return m;
+    return Direction.each(d -> select(o, profile, config, observed, d));
   }
 }

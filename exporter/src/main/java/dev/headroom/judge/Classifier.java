@@ -40,12 +40,12 @@ public final class Classifier {
   private volatile MeasuredProfile profile;
   private final ConfigCeilings config;
 
-  private final Map<Direction, Latch> carrying = latches();
-  private final Map<Direction, Latch> link = latches();
-  private final Map<Direction, Latch> cpu = latches();
-  private final Map<Direction, Latch> atCeiling = latches();
-  private final Map<Direction, Latch> flowCap = latches();
-  private final Map<Direction, Latch> single = latches();
+  private final Map<Direction, Latch> carrying = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> link = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> cpu = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> atCeiling = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> flowCap = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> single = Direction.each(d -> new Latch());
   /** The CPU is saturated, whatever the traffic split: decides bigger_interface versus scale_out. */
   private final Latch cpuSaturated = new Latch();
   /** The userspace datapath is near its plateau in some direction. */
@@ -326,14 +326,6 @@ public final class Classifier {
       }
     }
     items.add(new AdviceItem(a, d, g));
-  }
-
-  private static Map<Direction, Latch> latches() {
-    Map<Direction, Latch> m = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
-      m.put(d, new Latch());
-    }
-    return m;
   }
 
   /** A debounced condition: on after n samples in a row of {@code enter}, off after n in a row without {@code stay}. */

@@ -5,7 +5,6 @@ import dev.headroom.sample.Direction;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -206,7 +205,7 @@ public final class ProfileSession {
   private final double peerCores;
   private final int tunnelMtu;
   private final Settings settings;
-  private final Map<Direction, PlateauDetector> detectors = new EnumMap<>(Direction.class);
+  private final Map<Direction, PlateauDetector> detectors;
   private final List<Step> steps = new ArrayList<>();
   private Phase phase = Phase.WAITING_FOR_LOAD;
   private double stepStart;
@@ -226,9 +225,7 @@ public final class ProfileSession {
     this.peerCores = Classifier.peerCores(cores, quotaCores);
     this.tunnelMtu = tunnelMtu;
     this.settings = Objects.requireNonNull(settings, "settings");
-    for (Direction d : Direction.values()) {
-      detectors.put(d, new PlateauDetector(settings.minGain(), settings.flatSteps()));
-    }
+    this.detectors = Direction.each(d -> new PlateauDetector(settings.minGain(), settings.flatSteps()));
   }
 
   public ProfileSession(Datapath datapath, int cores, int tunnelMtu) {

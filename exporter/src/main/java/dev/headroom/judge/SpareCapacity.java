@@ -3,7 +3,6 @@ package dev.headroom.judge;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.Map;
 
 /**
@@ -125,16 +124,14 @@ public final class SpareCapacity {
 
   /** Both directions' spare for a sample judged against these ceilings. */
   public static Map<Direction, Spare> of(Observation o, Map<Direction, Ceiling> ceilings) {
-    Map<Direction, Spare> out = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
+    return Collections.unmodifiableMap(Direction.each(d -> {
       Direction other = d.other();
       Ceiling c = ceilings.get(d);
       Ceiling oc = ceilings.get(other);
-      out.put(d, o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN
+      return o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN
           : spare(o.throughput(d), o.throughput(other), c.bytesPerSecond(), oc.bytesPerSecond(), busyShare(o),
-              datapathShare(o), fractionsAdd(o), underlaySpare(o, d)));
-    }
-    return Collections.unmodifiableMap(out);
+              datapathShare(o), fractionsAdd(o), underlaySpare(o, d));
+    }));
   }
 
   /**

@@ -1,5 +1,9 @@
 package dev.headroom.sample;
 
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Function;
+
 /**
  * A direction of user traffic through the routing peer, named from the user's point of view.
  *
@@ -24,5 +28,14 @@ public enum Direction {
   /** The opposite direction. */
   public Direction other() {
     return this == DOWNLOAD ? UPLOAD : DOWNLOAD;
+  }
+
+  /** A mutable map holding {@code value} of each direction. */
+  public static <V> Map<Direction, V> each(Function<Direction, V> value) {
+    Map<Direction, V> m = new EnumMap<>(Direction.class);
+    for (Direction d : values()) {
+      m.put(d, value.apply(d));
+    }
+    return m;
   }
 }
