@@ -3,6 +3,7 @@ package dev.headroom.judge;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Collections;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,19 +29,15 @@ public final class SpareCapacity {
   /** What holds a direction's spare: the shared CPU, the direction's own ceiling, or the underlay. */
   public enum Bound {
     /** The CPU both directions share: {@code (1 - load) * ceiling}. */
-    CPU("cpu"),
+    CPU,
     /** The direction's own ceiling less its rate (knee, plateau, NIC-capped ceiling). */
-    CEILING("ceiling"),
+    CEILING,
     /** The underlay's free line rate on this direction's side, less the WireGuard headers. */
-    UNDERLAY("underlay"),
+    UNDERLAY,
     /** A rate or ceiling is unknown, or there is no tunnel datapath: nothing is claimed. */
-    UNKNOWN("unknown");
+    UNKNOWN;
 
-    private final String label;
-
-    Bound(String label) {
-      this.label = label;
-    }
+    private final String label = name().toLowerCase(Locale.ROOT);
 
     /** The value used in JSON. */
     public String label() {
@@ -57,7 +54,6 @@ public final class SpareCapacity {
    *                       exceeded); NaN when unknown
    */
   public record Spare(double bytesPerSecond, Bound bound, double load) {
-    /** Nothing known. */
     public static final Spare UNKNOWN = new Spare(Double.NaN, Bound.UNKNOWN, Double.NaN);
   }
 

@@ -1,6 +1,7 @@
 package dev.headroom.sample;
 
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -11,21 +12,16 @@ import java.util.function.Function;
  */
 public enum Direction {
   /** Users pull: the peer encrypts; bytes leave through the tunnel interface (tunnel TX). */
-  DOWNLOAD("download"),
+  DOWNLOAD,
   /** Users push: the peer decrypts; bytes arrive on the tunnel interface (tunnel RX). */
-  UPLOAD("upload");
+  UPLOAD;
 
-  private final String label;
-
-  Direction(String label) {
-    this.label = label;
-  }
+  private final String label = name().toLowerCase(Locale.ROOT);
 
   public String label() {
     return label;
   }
 
-  /** The opposite direction. */
   public Direction other() {
     return this == DOWNLOAD ? UPLOAD : DOWNLOAD;
   }
