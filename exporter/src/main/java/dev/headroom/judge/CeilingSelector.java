@@ -60,7 +60,6 @@ public final class CeilingSelector {
     return selectBoth(o, profile, config, Map.of());
   }
 
-  /** The ceilings for both directions. */
   public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
       Map<Direction, ObservedCeiling> observed) {
     return Direction.each(d -> select(o, profile, config, observed, d));

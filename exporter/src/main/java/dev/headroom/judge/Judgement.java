@@ -43,12 +43,10 @@ public record Judgement(
     }
   }
 
-  /** The datapath seen in the sample. */
   public Datapath datapath() {
     return observation.datapath();
   }
 
-  /** The judgement of one direction. */
   public DirectionJudgement of(Direction d) {
     return directions.get(d);
   }

@@ -331,7 +331,6 @@ public final class ProfileSession {
     return datapath;
   }
 
-  /** Online cores. */
   public int cores() {
     return cores;
   }
@@ -349,7 +348,6 @@ public final class ProfileSession {
     return settings;
   }
 
-  /** The outcome so far for a direction. */
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
     double otherBest = detectors.get(d.other()).best();

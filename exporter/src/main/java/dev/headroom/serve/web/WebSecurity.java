@@ -152,7 +152,6 @@ public final class WebSecurity {
     return connector;
   }
 
-  /** Builds Jetty's server TLS factory from PEM files. */
   private static SslContextFactory.Server sslContextFactory(Tls tls) {
     SslContextFactory.Server ssl = new SslContextFactory.Server();
     char[] password = randomPassword();
