@@ -139,11 +139,11 @@ public final class Classifier {
       }
       double rate = o.throughput(d);
       Ceiling ceiling = ceilings.get(d);
-      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
           spare.get(d)));
       lastCause.put(d, cause);
     }
-    return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
+    return new Judgement(o, usable, out, advise(o, out, peer));
   }
 
   /**
@@ -174,10 +174,10 @@ public final class Classifier {
       }
       Cause cause = lastCause.getOrDefault(d, Cause.RATE_UNKNOWN);
       double rate = o.throughput(d);
-      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
           SpareCapacity.Spare.UNKNOWN));
     }
-    return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
+    return new Judgement(o, usable, out, advise(o, out, peer));
   }
 
   // ---- conditions
