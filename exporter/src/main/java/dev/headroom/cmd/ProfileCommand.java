@@ -76,7 +76,6 @@ public final class ProfileCommand {
   /** As {@link #run(Config, InputStream, PrintStream, PrintStream, AtomicBoolean)}, reading {@code samples}. */
   static int run(Config config, SampleSource samples, InputStream in, PrintStream out, PrintStream err,
       AtomicBoolean stop) throws InterruptedException {
-    ProfileSession tunnel;
     Optional<ProfileSession> baseline = Optional.empty();
     Sample s0 = firstComplete(samples, config.netbirdStatusInterval());
     if (!s0.tunnelCarried()) {
@@ -89,7 +88,7 @@ public final class ProfileCommand {
         config.sampleInterval().toMillis() / 1000.0, config.profileSteps());
     printInstructions(out, config, s0, quota);
     long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
-    tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
+    ProfileSession tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
     // Input is read only once a step can be offered: a run that ends on a check before then leaves stdin to
     // whoever else reads it (under a test runner, the runner's own command channel).
     Confirmations steps = new Confirmations(in);

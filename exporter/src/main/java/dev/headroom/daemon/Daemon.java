@@ -228,10 +228,7 @@ public final class Daemon implements AutoCloseable {
 
   private void stateFailed(String message) {
     stateErrors++;
-    if (!message.equals(stateProblem)) {
-      log.warn("{}", message);
-    }
-    stateProblem = message;
+    stateProblem = warnOnce(stateProblem, message);
     store = new Learned.Store(stateFile.toString(), false, stateErrors, message);
   }
 
@@ -262,11 +259,11 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */
-  private static String warnOnce(String previous, String what, IOException e) {
-    if (!e.getMessage().equals(previous)) {
-      log.warn("{}: {}", what, e.getMessage());
+  private static String warnOnce(String previous, String message) {
+    if (!message.equals(previous)) {
+      log.warn("{}", message);
     }
-    return e.getMessage();
+    return message;
   }
 
   /**
@@ -288,7 +285,7 @@ public final class Daemon implements AutoCloseable {
       profileProblem = null;
       return p;
     } catch (IOException e) {
-      profileProblem = warnOnce(profileProblem, "ignoring profile file", e);
+      profileProblem = warnOnce(profileProblem, "ignoring profile file: " + e.getMessage());
       return null;
     }
   }
