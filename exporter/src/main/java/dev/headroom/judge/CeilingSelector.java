@@ -15,11 +15,6 @@ import java.util.OptionalDouble;
 public final class CeilingSelector {
   private CeilingSelector() {}
 
-  /** The ceiling for one direction, nothing observed. {@code profile} may be null (no profile file). */
-  public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config, Direction d) {
-    return select(o, profile, config, Map.of(), d);
-  }
-
   /**
    * The ceiling for one direction. {@code profile} may be null (no profile file); {@code observed} holds the
    * ceilings learned under the peer's present shape (empty for none).

@@ -29,9 +29,9 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Usage:
  * <pre>{@code
- * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.defaults());
+ * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.forInterval(1, 8));
  * s.beginStep(t0);                       // client 1 started
- * s.add(ProfileSession.Interval.of(t, down, up, coreBusy, txUtil, rxUtil));
+ * s.add(new ProfileSession.Interval(t, down, up, coreBusy, txUtil, rxUtil, allowedBusy, user, system, softirq));
  * if (s.phase() == ProfileSession.Phase.STEP_MEASURED) s.beginStep(t);   // client 2 started
  * s.toProfile(Instant.now()).ifPresent(p -> ProfileFile.write(path, p));
  * }</pre>
@@ -68,11 +68,6 @@ public final class ProfileSession {
       double userCores, double systemCores, double softirqCores) {
     public Interval {
       coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
-    }
-
-    /** A sample without the datapath's own cores or the CPU split. */
-    public static Interval of(double seconds, double down, double up, double[] coreBusy, double txUtil, double rxUtil) {
-      return new Interval(seconds, down, up, coreBusy, txUtil, rxUtil, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     @Override
@@ -128,13 +123,9 @@ public final class ProfileSession {
       new PlateauDetector(minGain, flatSteps); // validates the rest
     }
 
-    /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps, 8 steps. */
+    /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps. */
     public static Settings forInterval(double intervalSeconds, int maxSteps) {
       return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps);
-    }
-
-    public static Settings defaults() {
-      return forInterval(1, 8);
     }
   }
 
@@ -226,10 +217,6 @@ public final class ProfileSession {
     this.tunnelMtu = tunnelMtu;
     this.settings = Objects.requireNonNull(settings, "settings");
     this.detectors = Direction.each(d -> new PlateauDetector(settings.minGain(), settings.flatSteps()));
-  }
-
-  public ProfileSession(Datapath datapath, int cores, int tunnelMtu) {
-    this(datapath, cores, Double.NaN, tunnelMtu, Settings.defaults());
   }
 
   public Phase phase() {

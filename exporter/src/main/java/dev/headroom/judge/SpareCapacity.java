@@ -60,12 +60,6 @@ public final class SpareCapacity {
   /** The datapath's share of its cores from which its CPU per byte is taken as its cost, not as fixed overhead. */
   static final double MIN_DATAPATH_SHARE = 0.1;
 
-  /** {@link #spare(double, double, double, double, double, double, boolean, double)} without a datapath CPU reading. */
-  public static Spare spare(double rate, double otherRate, double ceiling, double otherCeiling, double busyShare,
-      boolean fractionsAdd, double underlaySpare) {
-    return spare(rate, otherRate, ceiling, otherCeiling, busyShare, Double.NaN, fractionsAdd, underlaySpare);
-  }
-
   /**
    * The spare of one direction.
    *
