@@ -76,7 +76,6 @@ public final class ProfileCommand {
   /** As {@link #run(Config, InputStream, PrintStream, PrintStream, AtomicBoolean)}, reading {@code samples}. */
   static int run(Config config, SampleSource samples, InputStream in, PrintStream out, PrintStream err,
       AtomicBoolean stop) throws InterruptedException {
-    ProfileSession tunnel;
     Optional<ProfileSession> baseline = Optional.empty();
     Sample s0 = firstComplete(samples, config.netbirdStatusInterval());
     if (!s0.tunnelCarried()) {
@@ -89,7 +88,7 @@ public final class ProfileCommand {
         config.sampleInterval().toMillis() / 1000.0, config.profileSteps());
     printInstructions(out, config, s0, quota);
     long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
-    tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
+    ProfileSession tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
     // Input is read only once a step can be offered: a run that ends on a check before then leaves stdin to
     // whoever else reads it (under a test runner, the runner's own command channel).
     Confirmations steps = new Confirmations(in);
@@ -133,8 +132,10 @@ public final class ProfileCommand {
       }
       MeasuredProfile written = measured.get().keepingFrom(earlier);
       ProfileFile.write(config.profileFile(), written);
-      out.println("Wrote " + config.profileFile() + ": measured " + directions(measured.get())
-          + (written.equals(measured.get()) ? "" : ", kept the earlier " + kept(measured.get(), written))
+      MeasuredProfile m = measured.get();
+      out.println("Wrote " + config.profileFile() + ": measured " + directions(d -> m.ceiling(d).isPresent())
+          + (written.equals(m) ? "" : ", kept the earlier "
+              + directions(d -> m.ceiling(d).isEmpty() && written.ceiling(d).isPresent()) + " ceiling")
           + "; 'headroom serve' uses it as this peer's ceiling.");
     } catch (IOException e) {
       err.println("headroom profile: cannot write " + config.profileFile() + ": " + e.getMessage());
@@ -218,15 +219,9 @@ public final class ProfileCommand {
     return s.cpuQuotaCores();
   }
 
-  private static String directions(MeasuredProfile p) {
-    return String.join(" and ", java.util.Arrays.stream(Direction.values())
-        .filter(d -> p.ceiling(d).isPresent()).map(Direction::label).toList());
-  }
-
-  private static String kept(MeasuredProfile measured, MeasuredProfile written) {
-    return String.join(" and ", java.util.Arrays.stream(Direction.values())
-        .filter(d -> measured.ceiling(d).isEmpty() && written.ceiling(d).isPresent()).map(Direction::label).toList())
-        + " ceiling";
+  /** The labels of the directions {@code which} holds for: "download and upload". */
+  private static String directions(java.util.function.Predicate<Direction> which) {
+    return String.join(" and ", java.util.Arrays.stream(Direction.values()).filter(which).map(Direction::label).toList());
   }
 
   /** e.g. {@code step 2:  download 0.31 Gbps (+12%)  upload 0.01 Gbps}: the last measured step. */

@@ -97,8 +97,7 @@ public final class ConfigParser {
       if (values == null || !arg.originalStringValues().isEmpty()) {
         return "--" + key(arg);
       }
-      return values != null && values.containsKey(key(arg)) ? "config file " + settings.configFile + ": " + key(arg)
-          : key(arg);
+      return values.containsKey(key(arg)) ? "config file " + settings.configFile + ": " + key(arg) : key(arg);
     }
 
     /** The setting as written. */

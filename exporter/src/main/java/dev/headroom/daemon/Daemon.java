@@ -32,6 +32,7 @@ import dev.headroom.serve.SamplerTiming;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import dev.headroom.serve.RateLimitedLog;
@@ -86,22 +87,14 @@ public final class Daemon implements AutoCloseable {
   private Daemon(Config config, java.util.function.LongSupplier readingClock) {
     // The census reads every tunnel (seconds at worst, bounded by its reader's timeout) on a thread of its
     // own, so the sampling thread never waits on it; the sampler picks up its latest result.
-    this.censusThread = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "headroom-census");
-      t.setDaemon(true);
-      return t;
-    });
+    this.censusThread = Executors.newSingleThreadExecutor(daemonThread("headroom-census"));
     // NetBird's status call, one for the peer counts and the netstack datapath's bytes, on a thread of its own too:
     // it is a gRPC round trip and now and then a health probe, and must not delay a sample. Its timeout is the
     // shorter cadence it may run at.
     java.time.Duration peers = config.netbirdInterval();
     java.time.Duration status = config.netbirdStatusInterval();
     java.time.Duration timeout = status.isZero() || peers.compareTo(status) < 0 ? peers : status;
-    this.netbirdThread = peers.isZero() ? null : Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "headroom-netbird");
-      t.setDaemon(true);
-      return t;
-    });
+    this.netbirdThread = peers.isZero() ? null : Executors.newSingleThreadExecutor(daemonThread("headroom-netbird"));
     this.netbird = peers.isZero() ? null : new NetstackCollector(
         NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), timeout)), netbirdThread,
         status.toNanos(), peers.toNanos(), timeout.toNanos(), System::nanoTime);
@@ -122,11 +115,15 @@ public final class Daemon implements AutoCloseable {
     this.profileCheckedAt = System.nanoTime();
     this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
     this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD));
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "headroom-sampler");
+    this.thread = Executors.newSingleThreadScheduledExecutor(daemonThread("headroom-sampler"));
+  }
+
+  private static ThreadFactory daemonThread(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
       t.setDaemon(true);
       return t;
-    });
+    };
   }
 
   /**
@@ -231,10 +228,7 @@ public final class Daemon implements AutoCloseable {
 
   private void stateFailed(String message) {
     stateErrors++;
-    if (!message.equals(stateProblem)) {
-      log.warn("{}", message);
-    }
-    stateProblem = message;
+    stateProblem = warnOnce(stateProblem, message);
     store = new Learned.Store(stateFile.toString(), false, stateErrors, message);
   }
 
@@ -265,11 +259,11 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */
-  private static String warnOnce(String previous, String what, IOException e) {
-    if (!e.getMessage().equals(previous)) {
-      log.warn("{}: {}", what, e.getMessage());
+  private static String warnOnce(String previous, String message) {
+    if (!message.equals(previous)) {
+      log.warn("{}", message);
     }
-    return e.getMessage();
+    return message;
   }
 
   /**
@@ -291,7 +285,7 @@ public final class Daemon implements AutoCloseable {
       profileProblem = null;
       return p;
     } catch (IOException e) {
-      profileProblem = warnOnce(profileProblem, "ignoring profile file", e);
+      profileProblem = warnOnce(profileProblem, "ignoring profile file: " + e.getMessage());
       return null;
     }
   }

@@ -38,18 +38,15 @@ public final class Json {
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();
-  private static final JSON JSON = binder(FACTORY).build();
-
-  private static com.fasterxml.jackson.jr.ob.JSON.Builder binder(JsonFactory factory) {
-    return com.fasterxml.jackson.jr.ob.JSON.builder(factory)
-        .enable(com.fasterxml.jackson.jr.ob.JSON.Feature.FAIL_ON_DUPLICATE_MAP_KEYS)
-        .register(new JacksonJrExtension() {
-          @Override
-          protected void register(ExtensionContext ctx) {
-            ctx.insertProvider(new StrictScalars());
-          }
-        });
-  }
+  private static final JSON JSON = com.fasterxml.jackson.jr.ob.JSON.builder(FACTORY)
+      .enable(com.fasterxml.jackson.jr.ob.JSON.Feature.FAIL_ON_DUPLICATE_MAP_KEYS)
+      .register(new JacksonJrExtension() {
+        @Override
+        protected void register(ExtensionContext ctx) {
+          ctx.insertProvider(new StrictScalars());
+        }
+      })
+      .build();
 
   private Json() {}
 

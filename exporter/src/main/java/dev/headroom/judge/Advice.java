@@ -1,5 +1,7 @@
 package dev.headroom.judge;
 
+import java.util.Locale;
+
 /**
  * What the operator should do; the {@code advice} StateSet of {@code headroom_advice}. Several can hold at once.
  *
@@ -7,23 +9,19 @@ package dev.headroom.judge;
  */
 public enum Advice {
   /** Nothing to do: set when no other advice holds. */
-  NONE("none"),
+  NONE,
   /** Give the peer more cores (CPU-bound below the ~16-core knee). */
-  SCALE_UP("scale_up"),
+  SCALE_UP,
   /** Add a peer in its own Network (more cores or a bigger NIC will not help enough). */
-  SCALE_OUT("scale_out"),
+  SCALE_OUT,
   /** Let NetBird use kernel WireGuard: the userspace datapath is near its plateau. */
-  ENABLE_KERNEL_WIREGUARD("enable_kernel_wireguard"),
+  ENABLE_KERNEL_WIREGUARD,
   /** The path carries jumbo frames end to end but the tunnel runs at a standard MTU. */
-  RAISE_MTU("raise_mtu"),
+  RAISE_MTU,
   /** The NIC is full while the CPU has room: a faster interface buys throughput. */
-  BIGGER_INTERFACE("bigger_interface");
+  BIGGER_INTERFACE;
 
-  private final String label;
-
-  Advice(String label) {
-    this.label = label;
-  }
+  private final String label = name().toLowerCase(Locale.ROOT);
 
   /** The value used in metric labels and JSON. */
   public String label() {

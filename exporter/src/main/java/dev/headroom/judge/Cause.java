@@ -1,5 +1,7 @@
 package dev.headroom.judge;
 
+import java.util.Locale;
+
 /**
  * Why a direction got its verdict: the fact the {@link Classifier} decided on, before anything is put in words
  * ({@code serve.Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}. A profile names what stopped a
@@ -10,44 +12,43 @@ package dev.headroom.judge;
  */
 public enum Cause {
   /** No tunnel datapath: nothing to judge. */
-  NO_DATAPATH("no_datapath", Verdict.NO_DATAPATH),
+  NO_DATAPATH(Verdict.NO_DATAPATH),
   /**
    * No rate has been measured yet (the tunnel's counters unreadable or dropped as implausible): nothing is known
    * to be bound. Once a rate was measured, an unknown one holds the last cause instead.
    */
-  RATE_UNKNOWN("rate_unknown", Verdict.HEADROOM),
+  RATE_UNKNOWN(Verdict.HEADROOM),
   /** Below the traffic floor: too little traffic to judge. */
-  IDLE("idle", Verdict.HEADROOM),
+  IDLE(Verdict.HEADROOM),
   /**
    * Carrying traffic with room left. Of a profile's plateau: nothing on the peer was full, so the load generator
    * or the far side may have been the limit.
    */
-  ROOM("room", Verdict.HEADROOM),
+  ROOM(Verdict.HEADROOM),
   /** The underlay NIC's side for this direction is near its line rate. */
-  LINK_FULL("link_full", Verdict.LINK_BOUND),
+  LINK_FULL(Verdict.LINK_BOUND),
   /** Every core the datapath can use is busy. */
-  CORES_SATURATED("cores_saturated", Verdict.CPU_BOUND),
+  CORES_SATURATED(Verdict.CPU_BOUND),
   /**
    * The direction holds at its CPU-derived ceiling (profiled, configured or reference, not a NIC cap) while cores
    * idle: the datapath cannot spread over more of them (kernel upload past ~16 cores, the userspace plateau).
    */
-  AT_CEILING("at_ceiling", Verdict.CPU_BOUND),
+  AT_CEILING(Verdict.CPU_BOUND),
   /**
    * The CPU that carries the datapath is full because of the other direction (its cores saturated while that
    * direction carries most of the bytes, or the userspace datapath at its plateau): this direction, carrying
    * traffic or idle, has no room either, since any more of it takes CPU from the other.
    */
-  CPU_SHARED("cpu_shared", Verdict.CPU_BOUND),
+  CPU_SHARED(Verdict.CPU_BOUND),
   /** One core is pegged by the datapath while the others idle, and one tunnel carries most of this direction. */
-  ONE_TUNNEL_CORE("one_tunnel_core", Verdict.SINGLE_TUNNEL_BOUND),
+  ONE_TUNNEL_CORE(Verdict.SINGLE_TUNNEL_BOUND),
   /** The busiest tunnel runs at the cloud's single-flow cap ({@code --underlay.flow-cap}). */
-  FLOW_CAP("flow_cap", Verdict.SINGLE_TUNNEL_BOUND);
+  FLOW_CAP(Verdict.SINGLE_TUNNEL_BOUND);
 
-  private final String label;
+  private final String label = name().toLowerCase(Locale.ROOT);
   private final Verdict verdict;
 
-  Cause(String label, Verdict verdict) {
-    this.label = label;
+  Cause(Verdict verdict) {
     this.verdict = verdict;
   }
 

@@ -69,15 +69,14 @@ public final class CeilingLearner {
   private final Map<Direction, ObservedCeiling> base = new EnumMap<>(Direction.class);
   /** In use: {@link #base} raised by the episodes still running. */
   private final Map<Direction, ObservedCeiling> current = new EnumMap<>(Direction.class);
-  private final Map<Direction, Episode> saturated = episodes();
-  private final Map<Direction, Episode> beating = episodes();
-  private final Map<Direction, Episode> beatingSet = episodes();
+  private final Map<Direction, Episode> saturated = Direction.each(d -> new Episode());
+  private final Map<Direction, Episode> beating = Direction.each(d -> new Episode());
+  private final Map<Direction, Episode> beatingSet = Direction.each(d -> new Episode());
   private final Map<Direction, Learned.Beaten> beaten = new EnumMap<>(Direction.class);
   private PeerShape pending;
   private int pendingSamples;
   private boolean dirty;
   private long savedAt;
-  private boolean everSaved;
 
   /**
    * @param learnAfter   how long an episode must last before it teaches anything
@@ -248,7 +247,6 @@ public final class CeilingLearner {
   private Update saved(long nanos, Update u) {
     dirty = false;
     savedAt = nanos;
-    everSaved = true;
     return u;
   }
 
@@ -266,14 +264,6 @@ public final class CeilingLearner {
   /** Whether anything learned has not been handed out for saving yet. */
   public boolean unsaved() {
     return dirty;
-  }
-
-  private static Map<Direction, Episode> episodes() {
-    Map<Direction, Episode> m = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
-      m.put(d, new Episode());
-    }
-    return m;
   }
 
   /** One run of samples meeting a condition, with their rates. */

@@ -1,7 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.sample.Direction;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -15,11 +14,6 @@ import java.util.OptionalDouble;
  */
 public final class CeilingSelector {
   private CeilingSelector() {}
-
-  /** The ceiling for one direction, nothing observed. {@code profile} may be null (no profile file). */
-  public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config, Direction d) {
-    return select(o, profile, config, Map.of(), d);
-  }
 
   /**
    * The ceiling for one direction. {@code profile} may be null (no profile file); {@code observed} holds the
@@ -61,13 +55,8 @@ public final class CeilingSelector {
     return selectBoth(o, profile, config, Map.of());
   }
 
-  /** The ceilings for both directions. */
   public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
       Map<Direction, ObservedCeiling> observed) {
-    Map<Direction, Ceiling> m = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
-      m.put(d, select(o, profile, config, observed, d));
-    }
-    return m;
+    return Direction.each(d -> select(o, profile, config, observed, d));
   }
 }

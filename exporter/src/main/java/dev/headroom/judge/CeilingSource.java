@@ -1,5 +1,7 @@
 package dev.headroom.judge;
 
+import java.util.Locale;
+
 /**
  * Where a ceiling came from, in order of trust; the {@code source} StateSet of {@code headroom_ceiling_source}.
  *
@@ -7,22 +9,18 @@ package dev.headroom.judge;
  */
 public enum CeilingSource {
   /** Measured on this peer by {@code headroom profile} under the same cores, datapath and MTU. */
-  PROFILE("profile"),
+  PROFILE,
   /** Set by the operator ({@code --ceiling.download}, {@code --ceiling.upload}). */
-  CONFIG("config"),
+  CONFIG,
   /**
    * Learned on this peer from its own saturation (or from beating the reference for minutes), under the same
    * datapath, usable cores, tunnel MTU and CPU model; kept in the state file under {@code --path.state}.
    */
-  OBSERVED("observed"),
+  OBSERVED,
   /** The built-in reference tables, scaled to this peer's cores, datapath, MTU and NIC. */
-  REFERENCE("reference");
+  REFERENCE;
 
-  private final String label;
-
-  CeilingSource(String label) {
-    this.label = label;
-  }
+  private final String label = name().toLowerCase(Locale.ROOT);
 
   /** The value used in metric labels and JSON. */
   public String label() {

@@ -40,12 +40,12 @@ public final class Classifier {
   private volatile MeasuredProfile profile;
   private final ConfigCeilings config;
 
-  private final Map<Direction, Latch> carrying = latches();
-  private final Map<Direction, Latch> link = latches();
-  private final Map<Direction, Latch> cpu = latches();
-  private final Map<Direction, Latch> atCeiling = latches();
-  private final Map<Direction, Latch> flowCap = latches();
-  private final Map<Direction, Latch> single = latches();
+  private final Map<Direction, Latch> carrying = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> link = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> cpu = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> atCeiling = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> flowCap = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> single = Direction.each(d -> new Latch());
   /** The CPU is saturated, whatever the traffic split: decides bigger_interface versus scale_out. */
   private final Latch cpuSaturated = new Latch();
   /** The userspace datapath is near its plateau in some direction. */
@@ -63,10 +63,6 @@ public final class Classifier {
   /** Replaces the measured profile (e.g. after {@code headroom profile} rewrote the file); null for none. */
   public void setProfile(MeasuredProfile profile) {
     this.profile = profile;
-  }
-
-  public Thresholds thresholds() {
-    return t;
   }
 
   /** Judges one sample with ceilings chosen by {@link CeilingSelector}. */
@@ -143,11 +139,11 @@ public final class Classifier {
       }
       double rate = o.throughput(d);
       Ceiling ceiling = ceilings.get(d);
-      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
           spare.get(d)));
       lastCause.put(d, cause);
     }
-    return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
+    return new Judgement(o, usable, out, advise(o, out, peer));
   }
 
   /**
@@ -178,10 +174,10 @@ public final class Classifier {
       }
       Cause cause = lastCause.getOrDefault(d, Cause.RATE_UNKNOWN);
       double rate = o.throughput(d);
-      out.put(d, new DirectionJudgement(d, rate, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
           SpareCapacity.Spare.UNKNOWN));
     }
-    return new Judgement(o, usable, cpuSaturated.on, out, advise(o, out, peer));
+    return new Judgement(o, usable, out, advise(o, out, peer));
   }
 
   // ---- conditions
@@ -330,14 +326,6 @@ public final class Classifier {
       }
     }
     items.add(new AdviceItem(a, d, g));
-  }
-
-  private static Map<Direction, Latch> latches() {
-    Map<Direction, Latch> m = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
-      m.put(d, new Latch());
-    }
-    return m;
   }
 
   /** A debounced condition: on after n samples in a row of {@code enter}, off after n in a row without {@code stay}. */

@@ -23,7 +23,6 @@ public record ConfigCeilings(OptionalDouble downloadBytesPerSecond, OptionalDoub
     }
   }
 
-  /** The configured ceiling in a direction, if any. */
   public OptionalDouble of(Direction d) {
     return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
   }

@@ -10,7 +10,6 @@ import java.util.Objects;
  * <p>Usage: {@code gauge.labelValues(j.direction().label()).set(j.utilization());}
  *
  * @param direction               download or upload
- * @param throughputBytesPerSecond tunnel rate in this sample
  * @param ceiling                 the ceiling in use
  * @param utilization             throughput / ceiling
  * @param verdict                 the settled verdict (after hysteresis)
@@ -19,7 +18,6 @@ import java.util.Objects;
  */
 public record DirectionJudgement(
     Direction direction,
-    double throughputBytesPerSecond,
     Ceiling ceiling,
     double utilization,
     Verdict verdict,

@@ -19,14 +19,12 @@ import java.util.Set;
  *
  * @param observation  what was judged
  * @param usableCores  the cores the datapath can keep busy (fractional under a CPU quota)
- * @param cpuSaturated the usable cores were saturated (debounced), whatever the traffic split
  * @param directions   one entry per {@link Direction}
  * @param advice       at least one item; exactly {@code none} when nothing else applies; in the order to act on it
  */
 public record Judgement(
     Observation observation,
     double usableCores,
-    boolean cpuSaturated,
     Map<Direction, DirectionJudgement> directions,
     List<AdviceItem> advice) {
   public Judgement {
@@ -43,12 +41,10 @@ public record Judgement(
     }
   }
 
-  /** The datapath seen in the sample. */
   public Datapath datapath() {
     return observation.datapath();
   }
 
-  /** The judgement of one direction. */
   public DirectionJudgement of(Direction d) {
     return directions.get(d);
   }

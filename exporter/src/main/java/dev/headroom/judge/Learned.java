@@ -12,7 +12,7 @@ import java.util.Objects;
  * direction (whether or not it is the one in use), the configured or profiled ceilings the peer has beaten, and
  * how the state file is doing. Immutable.
  *
- * <p>Usage: {@code learned.observed(Direction.DOWNLOAD).ifPresent(c -> print(c.learnedAt()));}
+ * <p>Usage: {@code ObservedCeiling c = learned.applies() ? learned.observed().get(Direction.DOWNLOAD) : null;}
  *
  * @param shape    the peer shape the ceilings belong to; null before one was seen
  * @param applies  the ceilings describe the peer as it is now (its shape has not changed)
@@ -36,11 +36,6 @@ public record Learned(PeerShape shape, boolean applies, Map<Direction, ObservedC
     EnumMap<Direction, V> c = new EnumMap<>(Direction.class);
     c.putAll(m);
     return Collections.unmodifiableMap(c);
-  }
-
-  /** The observed ceiling of a direction, if one was learned under the peer's shape. */
-  public java.util.Optional<ObservedCeiling> observed(Direction d) {
-    return java.util.Optional.ofNullable(observed.get(d));
   }
 
   /**

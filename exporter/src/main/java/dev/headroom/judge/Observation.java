@@ -73,15 +73,15 @@ public record Observation(
     if (underlayMtu < 0) {
       throw new IllegalArgumentException("underlayMtu must be >= 0 (0 = unknown), got " + underlayMtu);
     }
-    requireRate("downloadBytesPerSecond", downloadBytesPerSecond, true);
-    requireRate("uploadBytesPerSecond", uploadBytesPerSecond, true);
-    requireRate("lineRateBytesPerSecond", lineRateBytesPerSecond, true);
-    requireRate("hottestTunnelDownloadBytesPerSecond", hottestTunnelDownloadBytesPerSecond, true);
-    requireRate("hottestTunnelUploadBytesPerSecond", hottestTunnelUploadBytesPerSecond, true);
-    requireRate("datapathCpuCores", datapathCpuCores, true);
-    requireRate("datapathCpuLimitCores", datapathCpuLimitCores, true);
-    requireRate("cpuQuotaCores", cpuQuotaCores, true);
-    requireRate("flowCapBytesPerSecond", flowCapBytesPerSecond, true);
+    requireRate("downloadBytesPerSecond", downloadBytesPerSecond);
+    requireRate("uploadBytesPerSecond", uploadBytesPerSecond);
+    requireRate("lineRateBytesPerSecond", lineRateBytesPerSecond);
+    requireRate("hottestTunnelDownloadBytesPerSecond", hottestTunnelDownloadBytesPerSecond);
+    requireRate("hottestTunnelUploadBytesPerSecond", hottestTunnelUploadBytesPerSecond);
+    requireRate("datapathCpuCores", datapathCpuCores);
+    requireRate("datapathCpuLimitCores", datapathCpuLimitCores);
+    requireRate("cpuQuotaCores", cpuQuotaCores);
+    requireRate("flowCapBytesPerSecond", flowCapBytesPerSecond);
     coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
     for (double b : coreBusy) {
       if (Double.isNaN(b) || b < 0) {
@@ -90,10 +90,9 @@ public record Observation(
     }
   }
 
-  private static void requireRate(String name, double value, boolean nanAllowed) {
-    if (Double.isNaN(value) ? !nanAllowed : value < 0 || Double.isInfinite(value)) {
-      throw new IllegalArgumentException(name + " must be a finite number >= 0" + (nanAllowed ? " or NaN" : "")
-          + ", got " + value);
+  private static void requireRate(String name, double value) {
+    if (value < 0 || Double.isInfinite(value)) {
+      throw new IllegalArgumentException(name + " must be a finite number >= 0 or NaN, got " + value);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.headroom.judge;
 
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,15 +22,11 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
   /** What an episode was: the kind of evidence behind an observed ceiling. */
   public enum From {
     /** The direction was bound by saturated cores while carrying most of the CPU's work. */
-    CPU_SATURATED("cpu_saturated"),
+    CPU_SATURATED,
     /** The direction ran more than {@link CeilingLearner#BEAT_MARGIN} times its reference or observed ceiling. */
-    BEAT_CEILING("beat_ceiling");
+    BEAT_CEILING;
 
-    private final String label;
-
-    From(String label) {
-      this.label = label;
-    }
+    private final String label = name().toLowerCase(Locale.ROOT);
 
     /** The value in JSON and in the state file. */
     public String label() {
@@ -37,12 +35,7 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
 
     /** The value with this label, or null. */
     public static From of(String label) {
-      for (From f : values()) {
-        if (f.label.equals(label)) {
-          return f;
-        }
-      }
-      return null;
+      return Arrays.stream(values()).filter(f -> f.label.equals(label)).findFirst().orElse(null);
     }
   }
 

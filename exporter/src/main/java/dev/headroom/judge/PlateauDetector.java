@@ -15,7 +15,7 @@ import java.util.Optional;
  * plateau's steps (the one before the flat run, which set the level, and the flat ones): one step that happened
  * to read high does not become a ceiling the peer never holds again.
  *
- * <p>Usage: {@code PlateauDetector p = PlateauDetector.defaults(); p.addStep(level); p.plateau().ifPresent(...);}
+ * <p>Usage: {@code PlateauDetector p = new PlateauDetector(0.05, 2); p.addStep(level); p.plateau().ifPresent(...);}
  */
 public final class PlateauDetector {
   /**
@@ -44,11 +44,6 @@ public final class PlateauDetector {
     }
     this.minGain = minGain;
     this.flatSteps = flatSteps;
-  }
-
-  /** Two consecutive steps each raising throughput by less than 5 %. */
-  public static PlateauDetector defaults() {
-    return new PlateauDetector(0.05, 2);
   }
 
   /** Adds the settled mean rate of the step just measured. Returns the plateau, once the rule is met. */

@@ -171,15 +171,10 @@ public final class ProfileFile {
     if (v == null) {
       throw new ProfileFileException(file, key, "missing");
     }
-    String t = v.toLowerCase(Locale.ROOT);
-    if (t.equals(Datapath.KERNEL.label())) {
-      return Datapath.KERNEL;
-    }
-    if (t.equals(Datapath.USERSPACE.label())) {
-      return Datapath.USERSPACE;
-    }
-    if (t.equals(Datapath.NETSTACK.label())) {
-      return Datapath.NETSTACK;
+    for (Datapath d : List.of(Datapath.KERNEL, Datapath.USERSPACE, Datapath.NETSTACK)) {
+      if (d.label().equals(v.toLowerCase(Locale.ROOT))) {
+        return d;
+      }
     }
     throw new ProfileFileException(file, key, "'" + v + "' is not kernel, userspace or netstack");
   }

@@ -5,7 +5,6 @@ import dev.headroom.sample.Direction;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,9 +29,9 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Usage:
  * <pre>{@code
- * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.defaults());
+ * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.forInterval(1, 8));
  * s.beginStep(t0);                       // client 1 started
- * s.add(ProfileSession.Interval.of(t, down, up, coreBusy, txUtil, rxUtil));
+ * s.add(new ProfileSession.Interval(t, down, up, coreBusy, txUtil, rxUtil, allowedBusy, user, system, softirq));
  * if (s.phase() == ProfileSession.Phase.STEP_MEASURED) s.beginStep(t);   // client 2 started
  * s.toProfile(Instant.now()).ifPresent(p -> ProfileFile.write(path, p));
  * }</pre>
@@ -69,11 +68,6 @@ public final class ProfileSession {
       double userCores, double systemCores, double softirqCores) {
     public Interval {
       coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
-    }
-
-    /** A sample without the datapath's own cores or the CPU split. */
-    public static Interval of(double seconds, double down, double up, double[] coreBusy, double txUtil, double rxUtil) {
-      return new Interval(seconds, down, up, coreBusy, txUtil, rxUtil, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     @Override
@@ -129,13 +123,9 @@ public final class ProfileSession {
       new PlateauDetector(minGain, flatSteps); // validates the rest
     }
 
-    /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps, 8 steps. */
+    /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps. */
     public static Settings forInterval(double intervalSeconds, int maxSteps) {
       return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps);
-    }
-
-    public static Settings defaults() {
-      return forInterval(1, 8);
     }
   }
 
@@ -206,7 +196,7 @@ public final class ProfileSession {
   private final double peerCores;
   private final int tunnelMtu;
   private final Settings settings;
-  private final Map<Direction, PlateauDetector> detectors = new EnumMap<>(Direction.class);
+  private final Map<Direction, PlateauDetector> detectors;
   private final List<Step> steps = new ArrayList<>();
   private Phase phase = Phase.WAITING_FOR_LOAD;
   private double stepStart;
@@ -226,13 +216,7 @@ public final class ProfileSession {
     this.peerCores = Classifier.peerCores(cores, quotaCores);
     this.tunnelMtu = tunnelMtu;
     this.settings = Objects.requireNonNull(settings, "settings");
-    for (Direction d : Direction.values()) {
-      detectors.put(d, new PlateauDetector(settings.minGain(), settings.flatSteps()));
-    }
-  }
-
-  public ProfileSession(Datapath datapath, int cores, int tunnelMtu) {
-    this(datapath, cores, Double.NaN, tunnelMtu, Settings.defaults());
+    this.detectors = Direction.each(d -> new PlateauDetector(settings.minGain(), settings.flatSteps()));
   }
 
   public Phase phase() {
@@ -334,7 +318,6 @@ public final class ProfileSession {
     return datapath;
   }
 
-  /** Online cores. */
   public int cores() {
     return cores;
   }
@@ -352,7 +335,6 @@ public final class ProfileSession {
     return settings;
   }
 
-  /** The outcome so far for a direction. */
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
     double otherBest = detectors.get(d.other()).best();

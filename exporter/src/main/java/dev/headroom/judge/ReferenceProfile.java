@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -118,12 +119,8 @@ public final class ReferenceProfile {
 
   /** The highest userspace figure in a direction at MTU 1280 (download 6.8 Gbps, upload 4.4 Gbps), in Gbps. */
   public static double userspacePlateauGbps(Direction direction) {
-    double[] t = direction == Direction.DOWNLOAD ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS;
-    double max = 0;
-    for (double v : t) {
-      max = Math.max(max, v);
-    }
-    return max;
+    return Arrays.stream(direction == Direction.DOWNLOAD ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS).max()
+        .getAsDouble();
   }
 
   /** The plateau of a userspace datapath: wireguard-go's, or netstack's share of it; in Gbps at MTU 1280. */

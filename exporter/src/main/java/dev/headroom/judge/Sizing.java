@@ -96,7 +96,6 @@ public final class Sizing {
     }
   }
 
-  /** The plan for these inputs. */
   public static Plan plan(Inputs in) {
     Direction d = in.direction();
     double peak = in.activeUsers() * in.perUserMbps() / 1000.0;

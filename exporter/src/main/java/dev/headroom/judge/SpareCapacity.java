@@ -3,7 +3,7 @@ package dev.headroom.judge;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Collections;
-import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -29,19 +29,15 @@ public final class SpareCapacity {
   /** What holds a direction's spare: the shared CPU, the direction's own ceiling, or the underlay. */
   public enum Bound {
     /** The CPU both directions share: {@code (1 - load) * ceiling}. */
-    CPU("cpu"),
+    CPU,
     /** The direction's own ceiling less its rate (knee, plateau, NIC-capped ceiling). */
-    CEILING("ceiling"),
+    CEILING,
     /** The underlay's free line rate on this direction's side, less the WireGuard headers. */
-    UNDERLAY("underlay"),
+    UNDERLAY,
     /** A rate or ceiling is unknown, or there is no tunnel datapath: nothing is claimed. */
-    UNKNOWN("unknown");
+    UNKNOWN;
 
-    private final String label;
-
-    Bound(String label) {
-      this.label = label;
-    }
+    private final String label = name().toLowerCase(Locale.ROOT);
 
     /** The value used in JSON. */
     public String label() {
@@ -58,18 +54,11 @@ public final class SpareCapacity {
    *                       exceeded); NaN when unknown
    */
   public record Spare(double bytesPerSecond, Bound bound, double load) {
-    /** Nothing known. */
     public static final Spare UNKNOWN = new Spare(Double.NaN, Bound.UNKNOWN, Double.NaN);
   }
 
   /** The datapath's share of its cores from which its CPU per byte is taken as its cost, not as fixed overhead. */
   static final double MIN_DATAPATH_SHARE = 0.1;
-
-  /** {@link #spare(double, double, double, double, double, double, boolean, double)} without a datapath CPU reading. */
-  public static Spare spare(double rate, double otherRate, double ceiling, double otherCeiling, double busyShare,
-      boolean fractionsAdd, double underlaySpare) {
-    return spare(rate, otherRate, ceiling, otherCeiling, busyShare, Double.NaN, fractionsAdd, underlaySpare);
-  }
 
   /**
    * The spare of one direction.
@@ -125,16 +114,14 @@ public final class SpareCapacity {
 
   /** Both directions' spare for a sample judged against these ceilings. */
   public static Map<Direction, Spare> of(Observation o, Map<Direction, Ceiling> ceilings) {
-    Map<Direction, Spare> out = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
+    return Collections.unmodifiableMap(Direction.each(d -> {
       Direction other = d.other();
       Ceiling c = ceilings.get(d);
       Ceiling oc = ceilings.get(other);
-      out.put(d, o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN
+      return o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN
           : spare(o.throughput(d), o.throughput(other), c.bytesPerSecond(), oc.bytesPerSecond(), busyShare(o),
-              datapathShare(o), fractionsAdd(o), underlaySpare(o, d)));
-    }
-    return Collections.unmodifiableMap(out);
+              datapathShare(o), fractionsAdd(o), underlaySpare(o, d));
+    }));
   }
 
   /**

@@ -122,11 +122,4 @@ public record Thresholds(
         trafficFloorBytesPerSecond, trafficShare, ceilingEnter, ceilingExit, nearCeiling, nearCeilingExit,
         userspacePlateauShare, minConsecutive);
   }
-
-  /** Sets how many samples in a row a condition needs to change. */
-  public Thresholds withMinConsecutive(int n) {
-    return new Thresholds(linkEnter, linkExit, cpuEnter, cpuExit, coreEnter, coreExit, othersIdle, singleTunnelShare,
-        trafficFloorBytesPerSecond, trafficShare, ceilingEnter, ceilingExit, nearCeiling, nearCeilingExit,
-        userspacePlateauShare, n);
-  }
 }

@@ -1,5 +1,7 @@
 package dev.headroom.judge;
 
+import java.util.Locale;
+
 /**
  * What limits one direction of the peer right now; the {@code verdict} StateSet of {@code headroom_verdict}.
  *
@@ -7,24 +9,20 @@ package dev.headroom.judge;
  */
 public enum Verdict {
   /** Nothing is near its limit. */
-  HEADROOM("headroom"),
+  HEADROOM,
   /** The CPU the datapath can use is saturated, or the direction holds its CPU-derived ceiling (see {@link Cause}). */
-  CPU_BOUND("cpu_bound"),
+  CPU_BOUND,
   /** The underlay NIC's side for this direction is near its line rate. */
-  LINK_BOUND("link_bound"),
+  LINK_BOUND,
   /** One core is pegged while the others idle: one tunnel (one client device) is at its own limit. */
-  SINGLE_TUNNEL_BOUND("single_tunnel_bound"),
+  SINGLE_TUNNEL_BOUND,
   /**
    * No tunnel datapath (no tunnel interface, NetBird stopped or in netstack mode): nothing is measured, so neither
    * room nor a limit can be claimed.
    */
-  NO_DATAPATH("no_datapath");
+  NO_DATAPATH;
 
-  private final String label;
-
-  Verdict(String label) {
-    this.label = label;
-  }
+  private final String label = name().toLowerCase(Locale.ROOT);
 
   /** The value used in metric labels and JSON. */
   public String label() {

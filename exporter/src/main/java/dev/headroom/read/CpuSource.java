@@ -9,9 +9,6 @@ package dev.headroom.read;
 public interface CpuSource {
   CpuReading read() throws ReadException;
 
-  /** A short name for logs and the status page. */
-  String name();
-
   /**
    * OSHI when both roots are the real ones (its roots are JVM-wide static settings, so it cannot follow a
    * fixture tree), the procfs parser otherwise. The parser is cheaper (about 0.4 KB allocated per read against

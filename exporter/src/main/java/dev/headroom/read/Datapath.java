@@ -1,29 +1,27 @@
 package dev.headroom.read;
 
+import java.util.Locale;
+
 /**
  * Which WireGuard datapath carries the tunnel, as seen in sysfs.
  *
- * <p>Usage: {@code Datapath d = Datapath.detect(present, hasWireguardDevtype, hasTunFlags);}
+ * <p>Usage: {@code Datapath d = Datapath.detect(present, hasWireguardDevtype);}
  */
 public enum Datapath {
   /** Kernel module: {@code DEVTYPE=wireguard} in the interface's uevent. */
-  KERNEL("kernel"),
+  KERNEL,
   /** A TUN device driven by a userspace process (wireguard-go, NetBird's embedded copy, boringtun). */
-  USERSPACE("userspace"),
+  USERSPACE,
   /**
    * No kernel interface at all: NetBird runs WireGuard and a TCP/IP stack inside its own process
    * ({@code NB_USE_NETSTACK_MODE}, rootless containers). Seen only through {@code netbird status --json}: NetBird
    * connected, {@code usesKernelInterface} false, and no interface of the tunnel's name.
    */
-  NETSTACK("netstack"),
+  NETSTACK,
   /** No tunnel datapath seen: no interface of the tunnel's name, and NetBird not answering as connected in netstack mode. */
-  ABSENT("absent");
+  ABSENT;
 
-  private final String label;
-
-  Datapath(String label) {
-    this.label = label;
-  }
+  private final String label = name().toLowerCase(Locale.ROOT);
 
   /** The value used in metric labels and JSON. */
   public String label() {
@@ -38,15 +36,15 @@ public enum Datapath {
     return this == USERSPACE || this == NETSTACK;
   }
 
-  /** Decides the datapath from the two sysfs markers; the kernel marker wins if both are present. */
-  public static Datapath detect(boolean present, boolean wireguardDevtype, boolean tunFlags) {
+  /** Decides the datapath from the interface's presence and its kernel WireGuard marker. */
+  public static Datapath detect(boolean present, boolean wireguardDevtype) {
     if (!present) {
       return ABSENT;
     }
     if (wireguardDevtype) {
       return KERNEL;
     }
-    // An interface that is neither is still a tunnel the operator named; userspace is the likelier reading.
+    // A TUN device, or any other interface of the tunnel's name: userspace is the likelier reading.
     return USERSPACE;
   }
 }

@@ -11,7 +11,6 @@ import java.util.OptionalLong;
  * @param present false when the interface does not exist (then the other fields are zero or empty)
  * @param speedMbps sysfs {@code speed}, empty when the driver reports none (TUN says 10000; veth fails)
  * @param wireguardDevtype {@code DEVTYPE=wireguard} in {@code uevent}: kernel WireGuard
- * @param tunFlags {@code tun_flags} exists: a TUN device (wireguard-go, boringtun)
  * @param threaded the {@code threaded} NAPI flag, empty where the file is absent
  */
 public record InterfaceReading(
@@ -23,14 +22,13 @@ public record InterfaceReading(
     InterfaceCounters counters,
     OptionalLong speedMbps,
     boolean wireguardDevtype,
-    boolean tunFlags,
     OptionalInt threaded) {
 
   private static final InterfaceCounters ZERO = new InterfaceCounters(0, 0, 0, 0, 0, 0, 0, 0);
 
   public static InterfaceReading absent(String name) {
     return new InterfaceReading(
-        name, false, 0, 0, "absent", ZERO, OptionalLong.empty(), false, false, OptionalInt.empty());
+        name, false, 0, 0, "absent", ZERO, OptionalLong.empty(), false, OptionalInt.empty());
   }
 
   /** TUN devices report {@code unknown}; only {@code down}-like states mean the link is not passing traffic. */
@@ -39,6 +37,6 @@ public record InterfaceReading(
   }
 
   public Datapath datapath() {
-    return Datapath.detect(present, wireguardDevtype, tunFlags);
+    return Datapath.detect(present, wireguardDevtype);
   }
 }

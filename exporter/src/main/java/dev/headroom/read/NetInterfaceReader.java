@@ -10,7 +10,7 @@ import java.util.OptionalInt;
 
 /**
  * Reads interfaces from a sysfs tree; the root is a setting so fixture trees stand in for {@code /sys}.
- * Counters are read every time; mtu, operstate, the datapath markers and speed are re-read when the
+ * Counters are read every time; mtu, operstate, the datapath marker and speed are re-read when the
  * ifindex changes or after ten seconds. One instance per reading thread.
  *
  * <p>On a real sysfs mount the ifindex and counter files of an interface are opened once and re-read from
@@ -23,7 +23,7 @@ import java.util.OptionalInt;
  * <p>Usage: {@code InterfaceReading wt0 = new NetInterfaceReader(Path.of("/sys")).read("wt0");}
  */
 public final class NetInterfaceReader {
-  /** How long the slow-changing attributes (mtu, operstate, type markers, speed) are trusted. */
+  /** How long the slow-changing attributes (mtu, operstate, the WireGuard marker, speed) are trusted. */
   static final long ATTRIBUTES_TTL_NANOS = 10_000_000_000L;
 
   private final Path classNet;
@@ -38,8 +38,8 @@ public final class NetInterfaceReader {
   private final long[] scratch = new long[InterfaceCounters.FILES.length];
 
   /** What changes only when the interface is recreated or reconfigured: re-read by ifindex or age. */
-  private record Attributes(int ifindex, int mtu, String operstate, boolean wireguard, boolean tun,
-      OptionalInt threaded, java.util.OptionalLong speedMbps, long readAtNanos) {}
+  private record Attributes(int ifindex, int mtu, String operstate, boolean wireguard, OptionalInt threaded,
+      java.util.OptionalLong speedMbps, long readAtNanos) {}
 
   public NetInterfaceReader(Path sysfsRoot) {
     this(sysfsRoot, System::nanoTime);
@@ -86,7 +86,7 @@ public final class NetInterfaceReader {
       cache.put(name, a);
     }
     return new InterfaceReading(name, true, ifindex, a.mtu(), a.operstate(), InterfaceCounters.of(scratch),
-        a.speedMbps(), a.wireguard(), a.tun(), a.threaded());
+        a.speedMbps(), a.wireguard(), a.threaded());
   }
 
   /** Opens the interface's ifindex and counter files for the next reads; on any failure, holds none. */
@@ -155,7 +155,7 @@ public final class NetInterfaceReader {
         throw new ReadException(dir + ": interface was recreated while being read");
       }
       return new InterfaceReading(name, true, ifindexBefore, a.mtu(), a.operstate(), InterfaceCounters.of(v),
-          a.speedMbps(), a.wireguard(), a.tun(), a.threaded());
+          a.speedMbps(), a.wireguard(), a.threaded());
     } catch (ReadException e) {
       cache.remove(name);
       if (!Files.isDirectory(dir)) {
@@ -171,13 +171,10 @@ public final class NetInterfaceReader {
     int mtu = (int) Sysfs.parseSigned(Sysfs.read(dir.resolve("mtu")), dir.resolve("mtu"));
     String operstate = Sysfs.readOptional(dir.resolve("operstate")).map(String::strip).orElse("unknown");
     boolean wg = Sysfs.readOptional(dir.resolve("uevent")).map(NetInterfaceReader::isWireguardUevent).orElse(false);
-    boolean tun = Files.exists(dir.resolve("tun_flags"));
-    OptionalInt threaded = OptionalInt.empty();
     Optional<String> t = Sysfs.readOptional(dir.resolve("threaded"));
-    if (t.isPresent()) {
-      threaded = OptionalInt.of((int) Sysfs.parseSigned(t.get(), dir.resolve("threaded")));
-    }
-    return new Attributes(ifindex, mtu, operstate, wg, tun, threaded, Sysfs.readSpeedMbps(dir.resolve("speed")), now);
+    OptionalInt threaded = t.isPresent() ? OptionalInt.of((int) Sysfs.parseSigned(t.get(), dir.resolve("threaded")))
+        : OptionalInt.empty();
+    return new Attributes(ifindex, mtu, operstate, wg, threaded, Sysfs.readSpeedMbps(dir.resolve("speed")), now);
   }
 
   /** True when a uevent text declares a kernel WireGuard device. */

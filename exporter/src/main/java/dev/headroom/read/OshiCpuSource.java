@@ -68,9 +68,4 @@ public final class OshiCpuSource implements CpuSource {
     }
     return cores;
   }
-
-  @Override
-  public String name() {
-    return "oshi";
-  }
 }

@@ -43,9 +43,4 @@ public final class ProcStatCpuSource implements CpuSource {
     }
     return onlineIds;
   }
-
-  @Override
-  public String name() {
-    return "procfs";
-  }
 }

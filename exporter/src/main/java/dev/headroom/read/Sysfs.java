@@ -60,18 +60,13 @@ public final class Sysfs {
     }
   }
 
-  /** Reads a whole small file that must exist, at most {@link #MAX_ATTRIBUTE_BYTES}. */
-  public static String read(Path file) throws ReadException {
-    return read(file, MAX_ATTRIBUTE_BYTES);
-  }
-
   /**
-   * Reads a whole file that must exist: a regular file only (a FIFO or device in its place would block the
-   * sampling thread in {@code open}) and at most {@code maxBytes}, else an error naming the file.
+   * Reads a whole small file that must exist: a regular file only (a FIFO or device in its place would block the
+   * sampling thread in {@code open}) and at most {@link #MAX_ATTRIBUTE_BYTES}, else an error naming the file.
    */
-  public static String read(Path file, int maxBytes) throws ReadException {
+  public static String read(Path file) throws ReadException {
     try {
-      return readBounded(file, maxBytes);
+      return readBounded(file, MAX_ATTRIBUTE_BYTES);
     } catch (IOException e) {
       throw explain(file, e);
     }

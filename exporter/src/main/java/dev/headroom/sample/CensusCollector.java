@@ -129,16 +129,10 @@ public final class CensusCollector {
     takenAt = atNanos;
     stallCounted = false;
     try {
-      executor.execute(() -> take(() -> peers.stream().map(PeerTransfer::toTunnelPeer).toList(), atNanos, wallMillis));
+      executor.execute(() -> take(peers, atNanos, wallMillis));
     } catch (RuntimeException e) {
       running.set(false); // executor shut down: the daemon is closing
     }
-  }
-
-  /** The tunnels of one census, read on the census task. */
-  @FunctionalInterface
-  private interface Reading {
-    List<TunnelPeer> read() throws ReadException;
   }
 
   /** One census, on the census task. */
@@ -166,10 +160,10 @@ public final class CensusCollector {
   }
 
   /** A census of tunnels handed over (netstack), on the census task. */
-  private void take(Reading reading, long nowNanos, long wallMillis) {
+  private void take(List<PeerTransfer> peers, long nowNanos, long wallMillis) {
     try {
-      latest.set(census(reading.read(), nowNanos, wallMillis));
-    } catch (ReadException | RuntimeException e) {
+      latest.set(census(peers.stream().map(PeerTransfer::toTunnelPeer).toList(), nowNanos, wallMillis));
+    } catch (RuntimeException e) {
       health.failed(e.toString());
       latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
     } finally {

@@ -13,7 +13,6 @@ import dev.headroom.read.CpuTimes;
 public record Core(int cpu, boolean online, CpuTimes times, double busy, double user, double system,
     double softirq, double steal) {
 
-  /** A core that is offline now. */
   public static Core offline(int cpu) {
     return new Core(cpu, false, null, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }

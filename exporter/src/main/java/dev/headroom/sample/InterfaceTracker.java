@@ -41,7 +41,6 @@ public final class InterfaceTracker {
   private final long[] prev = new long[FIELDS];
   private final long[] totals = new long[FIELDS];
   private final double[] rates = new double[FIELDS];
-  private final long[] lastDelta = new long[FIELDS];
   private int prevIfindex;
   private long prevNanos;
   private boolean baseline;
@@ -101,10 +100,8 @@ public final class InterfaceTracker {
       }
       if (Long.compareUnsigned(d, bound) > 0) {
         tooFast++;
-        lastDelta[i] = 0;
         rates[i] = Double.NaN;
       } else {
-        lastDelta[i] = d;
         totals[i] += d;
         double rate = dt > 0 ? d / dt : 0;
         rates[i] = rate > RATE_CAP * maxBytesPerSecond ? Double.NaN : rate;
@@ -143,7 +140,6 @@ public final class InterfaceTracker {
 
   private void setRates(double v) {
     Arrays.fill(rates, v);
-    Arrays.fill(lastDelta, 0);
     lastIntervalSeconds = 0;
   }
 
@@ -156,18 +152,8 @@ public final class InterfaceTracker {
     return totals[field];
   }
 
-  /** The last interval's delta; 0 when it was dropped. */
-  public long lastDelta(int field) {
-    return lastDelta[field];
-  }
-
   public long restarts() {
     return restarts;
-  }
-
-  /** Seconds covered by the last rates; 0 when they are not known yet. */
-  public double lastIntervalSeconds() {
-    return lastIntervalSeconds;
   }
 
   /** Immutable copy of the state for a snapshot. */

@@ -58,21 +58,13 @@ public final class Sampler {
 
   /** With an explicit wall clock, so tests get the same timestamps every run; the census on the caller's thread. */
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock) {
-    this(settings, cpu, nanoClock, wallClock, Runnable::run);
+    this(settings, cpu, nanoClock, wallClock, Runnable::run, null);
   }
 
   /**
    * With the census run on {@code censusExecutor}: the daemon gives it a thread of its own, so a census that
-   * takes seconds never delays a sample (see {@link CensusCollector}).
-   */
-  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
-      java.util.concurrent.Executor censusExecutor) {
-    this(settings, cpu, nanoClock, wallClock, censusExecutor, null);
-  }
-
-  /**
-   * With NetBird's netstack datapath looked for through {@code netstack} (null: never), whose status calls run
-   * on the collector's own executor.
+   * takes seconds never delays a sample (see {@link CensusCollector}). NetBird's netstack datapath is looked for
+   * through {@code netstack} (null: never), whose status calls run on the collector's own executor.
    */
   public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
       java.util.concurrent.Executor censusExecutor, NetstackCollector netstack) {

@@ -4,6 +4,7 @@ import dev.headroom.read.CpuTimes;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Sample;
+import java.util.stream.Stream;
 
 /**
  * Per-core CPU keyed by the kernel's CPU id, the busiest and saturated cores, CPU per gigabyte, and the
@@ -25,7 +26,7 @@ final class CpuMetrics implements MetricArea {
   static final Family PER_GIGABYTE = Family.gauge("headroom_cpu_seconds_per_gigabyte",
       "CPU seconds of all cores per 10^9 tunnel bytes (both directions) over the last interval.");
 
-  private static final String[] DATAPATHS = {"kernel", "userspace", "netstack", "absent"};
+  private static final String[] DATAPATHS = Stream.of(Datapath.values()).map(Datapath::label).toArray(String[]::new);
 
   private final double saturation;
 

@@ -21,7 +21,6 @@ import java.util.Locale;
 public final class InWords {
   private InWords() {}
 
-
   public static String describe(Published p, double saturation) {
     if (p == null) {
       return "No sample yet.\n";

@@ -11,8 +11,6 @@ import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;
 import dev.headroom.judge.Units;
 import dev.headroom.sample.Core;
-import dev.headroom.sample.census.CensusSnapshot;
-import dev.headroom.sample.census.Talker;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import java.util.Locale;

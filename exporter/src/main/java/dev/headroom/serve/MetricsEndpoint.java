@@ -45,7 +45,6 @@ public final class MetricsEndpoint {
   /** What one scrape is served: a body and how it is encoded. */
   public record Body(String contentType, String contentEncoding, byte[] bytes) {}
 
-  /** The Javalin handler. */
   public void handle(Context ctx) throws IOException {
     if (ctx.queryParamMap().containsKey("name[]") || ctx.queryParamMap().containsKey("debug")) {
       Fallback.handle(fallback(), ctx);

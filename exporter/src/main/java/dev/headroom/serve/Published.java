@@ -21,14 +21,12 @@ public record Published(Sample sample, Judgement judgement, ScrapePeaks peaks, N
     learned = learned == null ? Learned.NONE : learned;
   }
 
-  /** A snapshot of a peer that learns nothing (one-off commands, tests). */
-  public Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird, SamplerTiming timing) {
-    this(sample, judgement, peaks, netbird, timing, Learned.NONE);
-  }
-
-  /** A snapshot not taken on the sampler's schedule (tests, one-off commands): no lateness observed. */
+  /**
+   * A snapshot not taken on the sampler's schedule, of a peer that learns nothing (tests, one-off commands): no
+   * lateness observed.
+   */
   public Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird) {
-    this(sample, judgement, peaks, netbird, SamplerTiming.NONE);
+    this(sample, judgement, peaks, netbird, SamplerTiming.NONE, Learned.NONE);
   }
 
   /** The per-direction peaks a metrics scrape takes (and so restarts). */

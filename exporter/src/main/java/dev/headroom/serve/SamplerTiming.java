@@ -39,7 +39,6 @@ public record SamplerTiming(long[] perBucket, double lateSecondsSum, long skippe
     return new SamplerTiming(b, lateSecondsSum + lateSeconds, skipped + skippedBefore);
   }
 
-  /** Samples observed. */
   public long count() {
     return Arrays.stream(perBucket).sum();
   }

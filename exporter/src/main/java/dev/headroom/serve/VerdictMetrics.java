@@ -7,6 +7,8 @@ import dev.headroom.judge.Verdict;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The judgement per direction: the ceiling in use and where it comes from, utilization against it, the
@@ -27,18 +29,10 @@ final class VerdictMetrics implements MetricArea {
   static final Family ADVICE = Family.gauge("headroom_advice",
       "What to do (one series per recommendation; the reason is on / and /api/v1/status).");
 
-  private static final String[] SOURCES = labels(CeilingSource.values());
-  private static final String[] VERDICTS = labels(Verdict.values());
-  private static final String[] ADVICES = labels(Advice.values());
-
-  private static String[] labels(Enum<?>[] values) {
-    String[] out = new String[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = values[i] instanceof Verdict v ? v.label()
-          : values[i] instanceof Advice a ? a.label() : ((CeilingSource) values[i]).label();
-    }
-    return out;
-  }
+  private static final String[] SOURCES = Stream.of(CeilingSource.values()).map(CeilingSource::label)
+      .toArray(String[]::new);
+  private static final String[] VERDICTS = Stream.of(Verdict.values()).map(Verdict::label).toArray(String[]::new);
+  private static final String[] ADVICES = Stream.of(Advice.values()).map(Advice::label).toArray(String[]::new);
 
   @Override
   public void write(Families f, Published p) {
@@ -57,8 +51,6 @@ final class VerdictMetrics implements MetricArea {
       // Unknown (no datapath, an unmeasured rate) is left out rather than exposed as a made-up 0.
       f.gauge(SPARE, j.of(d).spare().bytesPerSecond(), "direction", d.label());
     }
-    Set<String> advice = new java.util.HashSet<>();
-    j.adviceSet().forEach(a -> advice.add(a.label()));
-    f.stateSet(ADVICE, "advice", ADVICES, advice);
+    f.stateSet(ADVICE, "advice", ADVICES, j.adviceSet().stream().map(Advice::label).collect(Collectors.toSet()));
   }
 }

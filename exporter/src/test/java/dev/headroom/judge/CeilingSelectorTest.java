@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.headroom.read.Datapath;
 import dev.headroom.serve.Explainer;
 import java.time.Instant;
+import java.util.Map;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class CeilingSelectorTest {
 
   @Test
   void aMatchingProfileBeatsConfigAndReference() {
-    Ceiling c = CeilingSelector.select(kernel16, profile16, config, DOWNLOAD);
+    Ceiling c = CeilingSelector.select(kernel16, profile16, config, Map.of(), DOWNLOAD);
     assertEquals(CeilingSource.PROFILE, c.source());
     assertEquals(2.0e9, c.bytesPerSecond());
     assertTrue(Explainer.basis(c).contains("16 cores") && Explainer.basis(c).contains("cpu"), Explainer.basis(c));
@@ -27,7 +28,7 @@ class CeilingSelectorTest {
 
   @Test
   void aDirectionTheProfileDidNotMeasureFallsToConfig() {
-    Ceiling c = CeilingSelector.select(kernel16, profile16, config, UPLOAD);
+    Ceiling c = CeilingSelector.select(kernel16, profile16, config, Map.of(), UPLOAD);
     assertEquals(CeilingSource.CONFIG, c.source());
     assertEquals(5.0e8, c.bytesPerSecond());
   }
@@ -36,21 +37,21 @@ class CeilingSelectorTest {
   void aProfileStoppedByOneTunnelIsNotThePeersCeiling() {
     MeasuredProfile oneTunnel = new MeasuredProfile(OptionalDouble.of(3.0e8), Cause.ONE_TUNNEL_CORE,
         OptionalDouble.empty(), Cause.ROOM, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
-    Ceiling c = CeilingSelector.select(kernel16, oneTunnel, ConfigCeilings.NONE, DOWNLOAD);
+    Ceiling c = CeilingSelector.select(kernel16, oneTunnel, ConfigCeilings.NONE, Map.of(), DOWNLOAD);
     assertEquals(CeilingSource.REFERENCE, c.source());
     assertTrue(Explainer.basis(c).contains("one tunnel's limit, not the peer's"), Explainer.basis(c));
   }
 
   @Test
   void configBeatsReference() {
-    Ceiling c = CeilingSelector.select(kernel16, null, config, DOWNLOAD);
+    Ceiling c = CeilingSelector.select(kernel16, null, config, Map.of(), DOWNLOAD);
     assertEquals(CeilingSource.CONFIG, c.source());
     assertEquals("config: ceiling.download = 8 Gbps", Explainer.basis(c));
   }
 
   @Test
   void withNothingElseTheReferenceIsUsed() {
-    Ceiling c = CeilingSelector.select(kernel16, null, ConfigCeilings.NONE, UPLOAD);
+    Ceiling c = CeilingSelector.select(kernel16, null, ConfigCeilings.NONE, Map.of(), UPLOAD);
     assertEquals(CeilingSource.REFERENCE, c.source());
     assertEquals(15, c.gbps(), 1e-9);
   }
@@ -58,15 +59,15 @@ class CeilingSelectorTest {
   @Test
   void aProfileMeasuredUnderOtherConditionsIsIgnoredAndTheBasisSaysWhy() {
     Observation kernel8 = Observation.builder(Datapath.KERNEL, 8).build();
-    Ceiling c = CeilingSelector.select(kernel8, profile16, ConfigCeilings.NONE, DOWNLOAD);
+    Ceiling c = CeilingSelector.select(kernel8, profile16, ConfigCeilings.NONE, Map.of(), DOWNLOAD);
     assertEquals(CeilingSource.REFERENCE, c.source());
     assertEquals(13, c.gbps(), 1e-9);
     assertTrue(Explainer.basis(c).contains("profile measured at 16 cores, now 8"), Explainer.basis(c));
 
     Observation userspace = Observation.builder(Datapath.USERSPACE, 16).build();
-    assertEquals(CeilingSource.CONFIG, CeilingSelector.select(userspace, profile16, config, DOWNLOAD).source());
+    assertEquals(CeilingSource.CONFIG, CeilingSelector.select(userspace, profile16, config, Map.of(), DOWNLOAD).source());
     Observation jumbo = Observation.builder(Datapath.KERNEL, 16).tunnelMtu(8000).build();
-    assertTrue(Explainer.basis(CeilingSelector.select(jumbo, profile16, config, DOWNLOAD)).contains("MTU 1280, now 8000"));
+    assertTrue(Explainer.basis(CeilingSelector.select(jumbo, profile16, config, Map.of(), DOWNLOAD)).contains("MTU 1280, now 8000"));
   }
 
   @Test

@@ -10,7 +10,7 @@ class PlateauDetectorTest {
   private static final double GBPS = Units.BYTES_PER_GBPS;
 
   private static PlateauDetector steps(double... gbps) {
-    PlateauDetector p = PlateauDetector.defaults();
+    PlateauDetector p = new PlateauDetector(0.05, 2);
     for (double g : gbps) {
       p.addStep(g * GBPS);
     }
@@ -68,7 +68,7 @@ class PlateauDetectorTest {
   void settingsAndLevelsAreChecked() {
     assertThrows(IllegalArgumentException.class, () -> new PlateauDetector(0, 2));
     assertThrows(IllegalArgumentException.class, () -> new PlateauDetector(0.05, 0));
-    assertThrows(IllegalArgumentException.class, () -> PlateauDetector.defaults().addStep(Double.NaN));
-    assertThrows(IllegalArgumentException.class, () -> PlateauDetector.defaults().addStep(-1));
+    assertThrows(IllegalArgumentException.class, () -> new PlateauDetector(0.05, 2).addStep(Double.NaN));
+    assertThrows(IllegalArgumentException.class, () -> new PlateauDetector(0.05, 2).addStep(-1));
   }
 }

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -64,9 +65,14 @@ class ProfileSessionTest {
     return b;
   }
 
+  /** A session without a CPU quota, at the default step settings. */
+  private static ProfileSession session(Datapath datapath, int cores, int tunnelMtu) {
+    return new ProfileSession(datapath, cores, Double.NaN, tunnelMtu, ProfileSession.Settings.forInterval(1, 8));
+  }
+
   @Test
   void aFlatStepAfterClientOneThenARiseAfterClientTwoDoesNotStopEarly() {
-    Peer p = new Peer(new ProfileSession(Datapath.USERSPACE, 2, 1280));
+    Peer p = new Peer(session(Datapath.USERSPACE, 2, 1280));
     p.step(0.20, 0.005).step(0.20, 0.005);
     assertEquals(ProfileSession.Phase.STEP_MEASURED, p.session.phase(), "one flat step after client 1 is no plateau");
     assertFalse(p.session.done());
@@ -84,7 +90,7 @@ class ProfileSessionTest {
 
   @Test
   void aTruePlateauStopsWithTheBestStepAsTheCeilingAndAllCoresBusyIsCpu(@TempDir Path dir) throws IOException {
-    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    Peer p = new Peer(session(Datapath.KERNEL, 4, 1280));
     p.busy = cores(4, 0.95);
     p.step(1.0, 0.02).step(2.0, 0.04).step(2.05, 0.04).step(2.02, 0.04);
     assertTrue(p.session.done());
@@ -96,14 +102,14 @@ class ProfileSessionTest {
     Path f = dir.resolve("ceiling.properties");
     ProfileFile.write(f, written);
     Observation o = Observation.builder(Datapath.KERNEL, 4).build();
-    Ceiling c = CeilingSelector.select(o, ProfileFile.read(f), ConfigCeilings.NONE, DOWNLOAD);
+    Ceiling c = CeilingSelector.select(o, ProfileFile.read(f), ConfigCeilings.NONE, Map.of(), DOWNLOAD);
     assertEquals(CeilingSource.PROFILE, c.source());
     assertEquals(down.bytesPerSecond(), c.bytesPerSecond(), 1.0);
   }
 
   @Test
   void theAckStreamOfADownloadTestIsNotWrittenAndAnEarlierUploadCeilingIsKept() {
-    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    Peer p = new Peer(session(Datapath.KERNEL, 4, 1280));
     p.busy = cores(4, 0.95);
     // Upload rises with every step too (more clients, more ACKs), at ~3 % of download.
     p.step(1.0, 0.03).step(2.0, 0.06).step(2.05, 0.062).step(2.02, 0.061);
@@ -127,7 +133,7 @@ class ProfileSessionTest {
 
   @Test
   void bothDirectionsDrivenMustBothPlateau() {
-    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    Peer p = new Peer(session(Datapath.KERNEL, 4, 1280));
     p.step(1.0, 0.8).step(1.0, 1.2).step(1.0, 1.5);
     assertFalse(p.session.done(), "download is flat but upload still rises");
     p.step(1.0, 1.52).step(1.0, 1.5);
@@ -137,7 +143,7 @@ class ProfileSessionTest {
 
   @Test
   void theUnderlayAtLineRateIsTheLink() {
-    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 16, 1280));
+    Peer p = new Peer(session(Datapath.KERNEL, 16, 1280));
     p.rxUtil = 0.95;
     p.busy = cores(16, 0.2);
     p.step(0.01, 0.9).step(0.01, 0.9).step(0.01, 0.9);
@@ -150,11 +156,11 @@ class ProfileSessionTest {
   @Test
   void aCpuQuotaMakesFewerCoresTheWholePeer() {
     double[] busy = {0.6, 0.6, 0.6, 0.6, 0.1, 0.0, 0.0, 0.0}; // 2.5 cores of work
-    Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.defaults()));
+    Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.forInterval(1, 8)));
     quota.busy = busy;
     quota.step(1, 0.01).step(1, 0.01).step(1, 0.01);
     assertEquals(Cause.CORES_SATURATED, quota.session.result(DOWNLOAD).limit(), said(quota.session, DOWNLOAD));
-    Peer free = new Peer(new ProfileSession(Datapath.KERNEL, 8, 1280));
+    Peer free = new Peer(session(Datapath.KERNEL, 8, 1280));
     free.busy = busy;
     free.step(1, 0.01).step(1, 0.01).step(1, 0.01);
     assertEquals(Cause.ROOM, free.session.result(DOWNLOAD).limit(), "8 free cores, 2.5 busy: not the CPU");
@@ -162,7 +168,7 @@ class ProfileSessionTest {
 
   @Test
   void onePeggedCoreWithTheOthersIdleIsOneTunnelNotThePeer() {
-    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
+    Peer p = new Peer(session(Datapath.KERNEL, 32, 1280));
     p.busy = cores(32, 0.05);
     p.busy[7] = 0.98;
     p.step(3.0, 0.05).step(3.0, 0.05).step(3.05, 0.05);
@@ -173,13 +179,13 @@ class ProfileSessionTest {
 
   @Test
   void aKernelPeerPastTheKneeAtTheReferenceFigureWithIdleCoresIsAtItsCeiling() {
-    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
+    Peer p = new Peer(session(Datapath.KERNEL, 32, 1280));
     p.busy = cores(32, 0.25); // 8 busy cores of 32
     p.step(0.2, 10).step(0.2, 14.5).step(0.2, 14.6).step(0.2, 14.5);
     ProfileSession.DirectionResult up = p.session.result(UPLOAD);
     assertEquals(Cause.AT_CEILING, up.limit());
     // The same cores idle at a fifth of the reference figure: nothing on the peer was full.
-    Peer slow = new Peer(new ProfileSession(Datapath.KERNEL, 32, 1280));
+    Peer slow = new Peer(session(Datapath.KERNEL, 32, 1280));
     slow.busy = cores(32, 0.05);
     slow.step(0.05, 3).step(0.05, 3).step(0.05, 3);
     assertEquals(Cause.ROOM, slow.session.result(UPLOAD).limit());
@@ -188,7 +194,7 @@ class ProfileSessionTest {
 
   @Test
   void aUserspaceDatapathPinnedToAFullCoreIsCpu() {
-    Peer p = new Peer(new ProfileSession(Datapath.USERSPACE, 2, 1280));
+    Peer p = new Peer(session(Datapath.USERSPACE, 2, 1280));
     p.busy = new double[] {0.99, 0.35};
     p.allowedBusy = 0.99;
     p.step(0.25, 0.01).step(0.25, 0.01).step(0.25, 0.01);
@@ -210,16 +216,18 @@ class ProfileSessionTest {
 
   @Test
   void unknownRatesAreNoPointOnTheCurveAndStepsBeginOnlyWhenWanted() {
-    ProfileSession s = new ProfileSession(Datapath.KERNEL, 2, 1280);
+    ProfileSession s = session(Datapath.KERNEL, 2, 1280);
     assertTrue(s.wantsStep());
     assertEquals(1, s.beginStep(0));
     assertThrows(IllegalStateException.class, () -> s.beginStep(1), "the step is still settling");
     for (int t = 1; t <= 30; t++) {
-      s.add(ProfileSession.Interval.of(t, Double.NaN, 0, new double[] {0.1, 0.1}, 0.1, 0.1));
+      s.add(new ProfileSession.Interval(t, Double.NaN, 0, new double[] {0.1, 0.1}, 0.1, 0.1, Double.NaN, Double.NaN,
+          Double.NaN, Double.NaN));
     }
     assertEquals(ProfileSession.Phase.SETTLING, s.phase(), "no known sample moved the step on");
     for (int t = 31; t <= 45; t++) {
-      s.add(ProfileSession.Interval.of(t, 1e8, 0, new double[] {0.1, 0.1}, 0.1, 0.1));
+      s.add(new ProfileSession.Interval(t, 1e8, 0, new double[] {0.1, 0.1}, 0.1, 0.1, Double.NaN, Double.NaN,
+          Double.NaN, Double.NaN));
     }
     assertEquals(ProfileSession.Phase.STEP_MEASURED, s.phase());
     assertEquals(0.8, Units.gbps(s.result(DOWNLOAD).bytesPerSecond()), 1e-9,
@@ -228,7 +236,7 @@ class ProfileSessionTest {
 
   @Test
   void theProgressAndStepLinesShowTheStepRatesGainsCoresAndUnderlay() {
-    Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, 1280));
+    Peer p = new Peer(session(Datapath.KERNEL, 4, 1280));
     assertEquals("waiting for the first sample", ProfileCommand.progressLine(p.session));
     p.busy = new double[] {0.4, 0.98, 0.2, 0.97};
     p.txUtil = 0.52;
@@ -244,7 +252,7 @@ class ProfileSessionTest {
 
   @Test
   void theCostOfAnArmIsReadOverItsPlateau() {
-    ProfileSession s = new ProfileSession(Datapath.KERNEL, 2, 1280);
+    ProfileSession s = session(Datapath.KERNEL, 2, 1280);
     assertTrue(s.cost().isEmpty());
     double t = 0;
     for (double gbps : new double[] {0.1, 0.2, 0.2, 0.2}) {
@@ -267,7 +275,7 @@ class ProfileSessionTest {
   @Test
   void anAbsentDatapathCannotBeProfiled() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new ProfileSession(Datapath.ABSENT, 4, 1280));
+        () -> session(Datapath.ABSENT, 4, 1280));
     assertTrue(e.getMessage().contains("no tunnel datapath"));
   }
 }

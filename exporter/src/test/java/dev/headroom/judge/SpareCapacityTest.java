@@ -32,8 +32,8 @@ class SpareCapacityTest {
   @Test
   void aThirdOfTheDownloadAndAQuarterOfTheUploadCeilingLeaveFiveTwelfthsOfEach() {
     // 16 cores, a third busy: the fractions (7/12) say more than the cores (1/3), so they count.
-    Spare down = SpareCapacity.spare(20.0 / 3 * G, 3.75 * G, 20 * G, 15 * G, 1.0 / 3, true, NONE);
-    Spare up = SpareCapacity.spare(3.75 * G, 20.0 / 3 * G, 15 * G, 20 * G, 1.0 / 3, true, NONE);
+    Spare down = SpareCapacity.spare(20.0 / 3 * G, 3.75 * G, 20 * G, 15 * G, 1.0 / 3, NONE, true, NONE);
+    Spare up = SpareCapacity.spare(3.75 * G, 20.0 / 3 * G, 15 * G, 20 * G, 1.0 / 3, NONE, true, NONE);
     assertEquals(20 * 5.0 / 12, down.bytesPerSecond() / G, 1e-9);
     assertEquals(15 * 5.0 / 12, up.bytesPerSecond() / G, 1e-9);
     assertEquals(Bound.CPU, down.bound());
@@ -43,8 +43,8 @@ class SpareCapacityTest {
   @Test
   void fractionsPastOneLeaveNothingEitherWay() {
     // The 4-core peer: 6.6 of 7 Gbps download and 0.93 of 4 Gbps upload is 1.18 of one CPU.
-    Spare down = SpareCapacity.spare(6.6 * G, 0.93 * G, 7 * G, 4 * G, 0.95, true, NONE);
-    Spare up = SpareCapacity.spare(0.93 * G, 6.6 * G, 4 * G, 7 * G, 0.95, true, NONE);
+    Spare down = SpareCapacity.spare(6.6 * G, 0.93 * G, 7 * G, 4 * G, 0.95, NONE, true, NONE);
+    Spare up = SpareCapacity.spare(0.93 * G, 6.6 * G, 4 * G, 7 * G, 0.95, NONE, true, NONE);
     assertEquals(0, down.bytesPerSecond());
     assertEquals(0, up.bytesPerSecond());
     assertEquals(6.6 / 7 + 0.93 / 4, up.load(), 1e-9);
@@ -53,15 +53,15 @@ class SpareCapacityTest {
   @Test
   void busyCoresBeyondWhatTheCeilingsPredictCount() {
     // 1 Gbps of a 10 Gbps ceiling, but 60 % of the cores busy (a slower CPU, or other work): 40 % is left.
-    Spare s = SpareCapacity.spare(1 * G, 0, 10 * G, 10 * G, 0.6, true, NONE);
+    Spare s = SpareCapacity.spare(1 * G, 0, 10 * G, 10 * G, 0.6, NONE, true, NONE);
     assertEquals(4.0, s.bytesPerSecond() / G, 1e-9);
     assertEquals(0.6, s.load(), 1e-9);
   }
 
   @Test
   void pastTheKneeUploadIsHeldByItsOwnCeilingAndDownloadByTheIdleCores() {
-    Spare up = SpareCapacity.spare(14.5 * G, 0.4 * G, 15 * G, 25 * G, 0.28, false, NONE);
-    Spare down = SpareCapacity.spare(0.4 * G, 14.5 * G, 25 * G, 15 * G, 0.28, false, NONE);
+    Spare up = SpareCapacity.spare(14.5 * G, 0.4 * G, 15 * G, 25 * G, 0.28, NONE, false, NONE);
+    Spare down = SpareCapacity.spare(0.4 * G, 14.5 * G, 25 * G, 15 * G, 0.28, NONE, false, NONE);
     assertEquals(0.5, up.bytesPerSecond() / G, 1e-9);
     assertEquals(Bound.CEILING, up.bound());
     assertEquals(0.72 * 25, down.bytesPerSecond() / G, 1e-9, "upload at its knee does not eat download's cores");
@@ -70,40 +70,40 @@ class SpareCapacityTest {
 
   @Test
   void pastTheKneeWithoutACpuReadingTheLargerFractionCounts() {
-    Spare down = SpareCapacity.spare(5 * G, 12 * G, 25 * G, 15 * G, NONE, false, NONE);
+    Spare down = SpareCapacity.spare(5 * G, 12 * G, 25 * G, 15 * G, NONE, NONE, false, NONE);
     assertEquals(0.2 * 25, down.bytesPerSecond() / G, 1e-9, "upload's 0.8 is the least the CPU carries");
   }
 
   @Test
   void withoutACpuReadingTheFractionsAloneCount() {
-    Spare s = SpareCapacity.spare(2 * G, 1 * G, 8 * G, 4 * G, NONE, true, NONE);
+    Spare s = SpareCapacity.spare(2 * G, 1 * G, 8 * G, 4 * G, NONE, NONE, true, NONE);
     assertEquals(0.5 * 8, s.bytesPerSecond() / G, 1e-9);
   }
 
   @Test
   void theUnderlaysFreeLineRateHoldsTheSpareWhenSmaller() {
-    Spare s = SpareCapacity.spare(1 * G, 0, 10 * G, 10 * G, 0.1, true, 0.8 * G);
+    Spare s = SpareCapacity.spare(1 * G, 0, 10 * G, 10 * G, 0.1, NONE, true, 0.8 * G);
     assertEquals(0.8, s.bytesPerSecond() / G, 1e-9);
     assertEquals(Bound.UNDERLAY, s.bound());
-    assertEquals(0, SpareCapacity.spare(1 * G, 0, 10 * G, 10 * G, 0.1, true, -5).bytesPerSecond(),
+    assertEquals(0, SpareCapacity.spare(1 * G, 0, 10 * G, 10 * G, 0.1, NONE, true, -5).bytesPerSecond(),
         "an underlay past its line rate leaves nothing, never a negative spare");
   }
 
   @Test
   void aRateAboveItsCeilingLeavesNothingNotANegativeSpare() {
-    Spare s = SpareCapacity.spare(9 * G, 0, 8 * G, 4 * G, 0.5, true, NONE);
+    Spare s = SpareCapacity.spare(9 * G, 0, 8 * G, 4 * G, 0.5, NONE, true, NONE);
     assertEquals(0, s.bytesPerSecond());
   }
 
   @Test
   void unknownRatesOrCeilingsClaimNothing() {
     for (Spare s : new Spare[] {
-        SpareCapacity.spare(NONE, 0, 10 * G, 10 * G, 0.1, true, NONE),
-        SpareCapacity.spare(1 * G, NONE, 10 * G, 10 * G, 0.1, true, NONE),
-        SpareCapacity.spare(1 * G, 0, 0, 10 * G, 0.1, true, NONE),
-        SpareCapacity.spare(1 * G, 0, 10 * G, 0, 0.1, true, NONE),
-        SpareCapacity.spare(1 * G, 0, NONE, 10 * G, 0.1, true, NONE),
-        SpareCapacity.spare(1 * G, 0, 10 * G, Double.POSITIVE_INFINITY, 0.1, true, NONE)}) {
+        SpareCapacity.spare(NONE, 0, 10 * G, 10 * G, 0.1, NONE, true, NONE),
+        SpareCapacity.spare(1 * G, NONE, 10 * G, 10 * G, 0.1, NONE, true, NONE),
+        SpareCapacity.spare(1 * G, 0, 0, 10 * G, 0.1, NONE, true, NONE),
+        SpareCapacity.spare(1 * G, 0, 10 * G, 0, 0.1, NONE, true, NONE),
+        SpareCapacity.spare(1 * G, 0, NONE, 10 * G, 0.1, NONE, true, NONE),
+        SpareCapacity.spare(1 * G, 0, 10 * G, Double.POSITIVE_INFINITY, 0.1, NONE, true, NONE)}) {
       assertTrue(Double.isNaN(s.bytesPerSecond()), s.toString());
       assertEquals(Bound.UNKNOWN, s.bound());
     }

@@ -1,6 +1,7 @@
 package dev.headroom.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ class OshiCpuSourceTest {
 
   @Test
   void liveRootsChooseOshiAndFixtureRootsChooseProcfs() {
-    assertEquals("oshi", CpuSource.forRoots(Path.of("/sys"), Path.of("/proc")).name());
-    assertEquals("procfs", CpuSource.forRoots(Path.of("/tmp/sys"), Path.of("/tmp/proc")).name());
+    assertInstanceOf(OshiCpuSource.class, CpuSource.forRoots(Path.of("/sys"), Path.of("/proc")));
+    assertInstanceOf(ProcStatCpuSource.class, CpuSource.forRoots(Path.of("/tmp/sys"), Path.of("/tmp/proc")));
   }
 }

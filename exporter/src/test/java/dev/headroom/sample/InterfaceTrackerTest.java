@@ -19,13 +19,13 @@ class InterfaceTrackerTest {
 
   private static InterfaceReading counters(int ifindex, long rx, long tx, long rxPackets, long txPackets, long rxDropped) {
     return new InterfaceReading("wt0", true, ifindex, 1280, "unknown",
-        new InterfaceCounters(rx, tx, rxPackets, txPackets, 0, 0, rxDropped, 0), OptionalLong.empty(), false, true,
+        new InterfaceCounters(rx, tx, rxPackets, txPackets, 0, 0, rxDropped, 0), OptionalLong.empty(), false,
         OptionalInt.empty());
   }
 
   private static InterfaceReading wt0(int ifindex, long rx, long tx) {
     return new InterfaceReading("wt0", true, ifindex, 1280, "unknown",
-        new InterfaceCounters(rx, tx, rx / 1000, tx / 1000, 0, 0, 0, 0), OptionalLong.empty(), false, true,
+        new InterfaceCounters(rx, tx, rx / 1000, tx / 1000, 0, 0, 0, 0), OptionalLong.empty(), false,
         OptionalInt.empty());
   }
 

@@ -25,11 +25,6 @@ public record PeerTransfer(String publicKey, boolean connected, long receivedByt
     Objects.requireNonNull(publicKey, "publicKey");
   }
 
-  /** Counters only: no handshake, endpoint or routes. */
-  public PeerTransfer(String publicKey, boolean connected, long receivedBytes, long sentBytes) {
-    this(publicKey, connected, receivedBytes, sentBytes, 0, null, 0);
-  }
-
   /**
    * The peer as one tunnel of the census: the key in UAPI's hex when it is a WireGuard key (so one tunnel has one
    * key whichever reader saw it), its own address plus its routes as allowed IPs.

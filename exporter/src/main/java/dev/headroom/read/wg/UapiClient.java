@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -56,7 +57,6 @@ public final class UapiClient {
     }
   }
 
-  /** The socket path for an interface. */
   public Path socketPath(String iface) {
     if (iface == null || !IFACE.matcher(iface).matches() || iface.equals(".") || iface.equals("..")) {
       throw new IllegalArgumentException("not a valid interface name: \"" + iface + "\"");
@@ -64,7 +64,6 @@ public final class UapiClient {
     return runDir.resolve("wireguard").resolve(iface + ".sock");
   }
 
-  /** Reads and parses the interface's peers. */
   public List<TunnelPeer> peers(String iface) throws IOException {
     return UapiParser.parse(get(iface));
   }
@@ -150,9 +149,7 @@ public final class UapiClient {
           "cannot connect to the WireGuard UAPI socket (it is root-only, mode 0700): run as root or grant CAP_DAC_OVERRIDE");
     }
     if (msg.contains("Connection refused") || msg.contains("No such file")) {
-      IOException stale = new IOException("WireGuard UAPI socket " + sock + " is stale (no daemon listening): " + msg);
-      stale.initCause(e);
-      return stale;
+      return new IOException("WireGuard UAPI socket " + sock + " is stale (no daemon listening): " + msg, e);
     }
     return e;
   }
@@ -167,9 +164,7 @@ public final class UapiClient {
     void append(ByteBuffer in) {
       int n = in.remaining();
       if (size + n > buf.length) {
-        byte[] bigger = new byte[Math.max(buf.length * 2, size + n)];
-        System.arraycopy(buf, 0, bigger, 0, size);
-        buf = bigger;
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
       }
       in.get(buf, size, n);
       size += n;

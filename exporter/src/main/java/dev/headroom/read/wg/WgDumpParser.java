@@ -53,7 +53,7 @@ public final class WgDumpParser {
     }
     String keyHex = keyToHex(f[0], lineNo);
     String endpoint = "(none)".equals(f[2]) || f[2].isEmpty() ? null : f[2];
-    int allowed = "(none)".equals(f[3]) || f[3].isEmpty() ? 0 : count(f[3], ',') + 1;
+    int allowed = "(none)".equals(f[3]) || f[3].isEmpty() ? 0 : f[3].split(",", -1).length;
     long handshake = number("latest-handshake", f[4], lineNo);
     long rx = number("transfer-rx", f[5], lineNo);
     long tx = number("transfer-tx", f[6], lineNo);
@@ -83,16 +83,6 @@ public final class WgDumpParser {
       // fall through to the error below
     }
     throw new IllegalArgumentException("wg dump line " + lineNo + ": " + field + " \"" + value + "\" is not a non-negative number");
-  }
-
-  private static int count(String s, char c) {
-    int n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) == c) {
-        n++;
-      }
-    }
-    return n;
   }
 
   private static String stripCr(String s) {

@@ -52,7 +52,6 @@ public record CensusSnapshot(
     return intervalSeconds > 0;
   }
 
-  /** The census of one direction. */
   public DirectionCensus direction(Direction d) {
     return d == Direction.DOWNLOAD ? download : upload;
   }

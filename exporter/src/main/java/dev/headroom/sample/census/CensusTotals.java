@@ -12,7 +12,6 @@ import dev.headroom.sample.Direction;
 public final class CensusTotals {
   private final long[][] buckets = new long[2][RateHistogram.UPPER_BOUNDS.length + 1];
   private final double[] sums = new double[2];
-  private final long[] counts = new long[2];
 
   public void add(CensusSnapshot s) {
     if (!s.hasRates()) {
@@ -25,7 +24,6 @@ public final class CensusTotals {
         buckets[i][b] += h.countInBucket(b);
       }
       sums[i] += h.sum();
-      counts[i] += h.count();
     }
   }
 
@@ -38,16 +36,11 @@ public final class CensusTotals {
     return sums[d.ordinal()];
   }
 
-  public long count(Direction d) {
-    return counts[d.ordinal()];
-  }
-
   public CensusTotals copy() {
     CensusTotals c = new CensusTotals();
     for (int i = 0; i < 2; i++) {
       System.arraycopy(buckets[i], 0, c.buckets[i], 0, buckets[i].length);
       c.sums[i] = sums[i];
-      c.counts[i] = counts[i];
     }
     return c;
   }

@@ -33,11 +33,7 @@ public final class RateHistogram {
     }
     this.counts = counts.clone();
     this.sum = sum;
-    long c = 0;
-    for (long n : counts) {
-      c += n;
-    }
-    this.count = c;
+    this.count = Arrays.stream(counts).sum();
   }
 
   static RateHistogram empty() {
@@ -72,14 +68,9 @@ public final class RateHistogram {
 
   /** Tunnels at or below {@link #upperBound(int)}. */
   public long cumulativeCount(int i) {
-    long c = 0;
-    for (int j = 0; j <= i; j++) {
-      c += counts[j];
-    }
-    return c;
+    return Arrays.stream(counts, 0, i + 1).sum();
   }
 
-  /** Tunnels observed. */
   public long count() {
     return count;
   }

@@ -53,11 +53,6 @@ public final class TunnelCensus {
     this.topState = new PeerState[config.topN()];
   }
 
-  /** The thresholds in use. */
-  public CensusConfig config() {
-    return config;
-  }
-
   /**
    * Takes one reading of all peers of the interface.
    *
@@ -104,8 +99,6 @@ public final class TunnelCensus {
         s.tx = p.txBytes();
         s.generation = generation;
         appeared++;
-        s.down = 0;
-        s.up = 0;
       } else if (s.generation == generation) {
         continue; // the same key twice in one reading: count it once
       } else {

@@ -51,7 +51,6 @@ final class FailureLimiter {
     return b == null || refill(b) >= 1;
   }
 
-  /** Records a failed attempt by {@code client}. */
   synchronized void failed(String client) {
     Bucket b = buckets.computeIfAbsent(key(client), k -> {
       Bucket n = new Bucket();

@@ -122,9 +122,7 @@ public final class Pem {
       for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
         objects.add(o);
       }
-    } catch (PEMException e) {
-      throw new IOException("corrupt PEM block: " + e.getMessage(), e);
-    } catch (IllegalArgumentException | IllegalStateException e) {
+    } catch (PEMException | IllegalArgumentException | IllegalStateException e) {
       // BouncyCastle reports bad base64 and malformed DER inside a block as runtime exceptions.
       throw new IOException("corrupt PEM block: " + e.getMessage(), e);
     }

@@ -2,6 +2,7 @@ package dev.headroom.serve.web;
 
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
 
 /**
  * Counts the requests and connections the web layer refuses, one counter per {@link Reason}; exposed as
@@ -44,15 +45,9 @@ public final class Refusals {
     }
   }
 
-  private final LongAdder[] counts = new LongAdder[Reason.values().length];
+  private final LongAdder[] counts =
+      Stream.generate(LongAdder::new).limit(Reason.values().length).toArray(LongAdder[]::new);
 
-  public Refusals() {
-    for (int i = 0; i < counts.length; i++) {
-      counts[i] = new LongAdder();
-    }
-  }
-
-  /** Counts one refusal. */
   public void count(Reason reason) {
     counts[reason.ordinal()].increment();
   }

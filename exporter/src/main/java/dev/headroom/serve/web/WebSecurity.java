@@ -152,13 +152,13 @@ public final class WebSecurity {
     return connector;
   }
 
-  /** Builds Jetty's server TLS factory from PEM files. */
   private static SslContextFactory.Server sslContextFactory(Tls tls) {
     SslContextFactory.Server ssl = new SslContextFactory.Server();
     char[] password = randomPassword();
     ssl.setKeyStore(keyStore(tls, password));
     ssl.setKeyStorePassword(new String(password));
-    ssl.setIncludeProtocols(protocols(tls.minVersion(), tls.maxVersion().orElse(TlsVersion.TLS13)));
+    ssl.setIncludeProtocols(EnumSet.range(tls.minVersion(), tls.maxVersion().orElse(TlsVersion.TLS13)).stream()
+        .map(v -> v.jsse).toArray(String[]::new));
     ssl.setSniRequired(false);
     ssl.setEndpointIdentificationAlgorithm(null);
     var auth = tls.clientAuth();
@@ -170,10 +170,6 @@ public final class WebSecurity {
       ssl.setTrustAll(true); // RequestClientCert, RequireAnyClientCert: Go's semantics, certificate unchecked
     }
     return ssl;
-  }
-
-  private static String[] protocols(TlsVersion min, TlsVersion max) {
-    return EnumSet.range(min, max).stream().map(v -> v.jsse).toArray(String[]::new);
   }
 
   private static KeyStore keyStore(Tls tls, char[] password) {
