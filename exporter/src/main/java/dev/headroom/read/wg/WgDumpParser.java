@@ -53,7 +53,7 @@ public final class WgDumpParser {
     }
     String keyHex = keyToHex(f[0], lineNo);
     String endpoint = "(none)".equals(f[2]) || f[2].isEmpty() ? null : f[2];
-    int allowed = "(none)".equals(f[3]) || f[3].isEmpty() ? 0 : f[3].split(",", -1).length;
+    int allowed = "(none)".equals(f[3]) || f[3].isEmpty() ? 0 : (int) f[3].chars().filter(c -> c == ',').count() + 1;
     long handshake = number("latest-handshake", f[4], lineNo);
     long rx = number("transfer-rx", f[5], lineNo);
     long tx = number("transfer-tx", f[6], lineNo);
