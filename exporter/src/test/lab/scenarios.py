@@ -1411,10 +1411,9 @@ scrape_configs:
             spares = [r[0] for r in readings if r[0] is not None and r[0] == r[0]]
             predicted = mean(spares) if spares else float("nan")
             # 3. More download: the capped streams replaced by four uncapped ones, the upload unchanged. Added beside
-            # the capped ones instead, three iperf3 clients and their servers starved the other core on 2 vCPUs
-            # (358 against a 489 Mbit/s plateau, cpu0 89 %, the other core 96 %): that measured the load generator.
-            # A window can still fall short while the datapath's core is not full, so a window short of 90 % of
-            # the plateau is read again, at most three in all, and the best one counts.
+            # the capped ones, three iperf3 clients and their servers would starve the load generator's core and
+            # measure it, not the peer. A window can still fall short while the datapath's core is not full, so a
+            # window short of 90 % of the plateau is read again, at most three in all, and the best one counts.
             self.procs.stop("iperf-spare-capped")
             iperf("iperf-spare-added", 5204,
                   int(self.spare_added_ramp + self.spare_added_tries * self.spare_added_window + 3), True, 4)
