@@ -138,13 +138,16 @@ def refusals(port, headers=None):
         for attempt in range(100):
             try:
                 status, _, body, _ = raw_request(port, headers=headers)
-                break
             except ConnectionError:
-                # Just after a check closed connections it held at the connection cap, the server may not have
-                # seen them go yet and closes this one at the cap as well: a connection_limit refusal of the
-                # probe's own, which PROBE_RESETS counts so that a check can allow for it.
-                PROBE_RESETS += 1
-                time.sleep(0.05)
+                status = 0
+            if status != 0:
+                break
+            # Just after a check closed connections it held at the connection cap, the server may not have
+            # seen them go yet and closes this one at the cap as well: a connection_limit refusal of the
+            # probe's own, which PROBE_RESETS counts so that a check can allow for it. The client sees it as a
+            # reset when the request had arrived before the close, and as an empty reply when it had not.
+            PROBE_RESETS += 1
+            time.sleep(0.05)
         else:
             raise ConnectionResetError(f"/metrics refused 100 times in a row on port {port}")
         text = body.decode(errors="replace") if status == 200 else ""
@@ -357,18 +360,28 @@ def load_and_sockets():
     # Past the connection cap (256) new connections are closed at once, not parked in the backlog.
     held = open_sockets(d.port, 300)
     time.sleep(1)
-    refused_now = closed_now(held)
+    refused_now = at_once = closed_now(held)
+    check("connections past the cap of 256 are closed at once", 300 - 256 - 4 <= refused_now <= 300 - 256 + 4,
+          f"{refused_now} of {len(held)} connected closed within 1 s")
+    # On a loaded host the acceptor may close the last of them just after that look, and each one it closes is
+    # counted: compare the counter with the count once it has held still for half a second. The look ends 2.5 s
+    # later at most, well before the 5 s request-head deadline closes the held ones as request_deadline.
+    settle_end = time.monotonic() + 2.5
+    while time.monotonic() < settle_end:
+        time.sleep(0.5)
+        again = closed_now(held)
+        if again == refused_now:
+            break
+        refused_now = again
     for s in held:
         s.close()
-    check("connections past the cap of 256 are closed at once", 300 - 256 - 4 <= refused_now <= 300 - 256 + 4,
-          f"{refused_now} of 300 closed within 1 s")
     resets_before = PROBE_RESETS
     refused = moved(refused_before, refusals(d.port))
     own = PROBE_RESETS - resets_before
     check("the connections closed at the cap are counted as connection_limit refusals, one each",
           refused_now > 0 and refused == {"connection_limit": refused_now + own},
-          f"{refused_now} closed, {own} of the counters' own reads closed at the cap while the server let the held"
-          f" ones go, counters moved {refused}")
+          f"{refused_now} closed ({at_once} within 1 s), {own} of the counters' own reads closed at the cap while the"
+          f" server let the held ones go, counters moved {refused}")
     check("the refusals are logged as one line, not one per connection",
           d.log_text().count("refused a connection") <= 2, f"{d.log_text().count('refused a connection')} lines")
     time.sleep(0.5)
