@@ -20,7 +20,7 @@ OUT=${HR_VM_OUT:-$REPO/exporter/target/vm-run}
 JAR=${HEADROOM_JAR:-$REPO/exporter/target/headroom.jar}
 # Hard limits per boot, TCG on 2 busy cores included; the guest powers itself off well before them.
 DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-480}
-SYSTEMD_LIMIT=${HR_VM_SYSTEMD_LIMIT:-420}
+SYSTEMD_LIMIT=${HR_VM_SYSTEMD_LIMIT:-540}
 ONLY=${HR_VM_ONLY:-}
 passed=0 failed=0
 . "$VM_DIR/vm.sh" # guest_path: where the guest sees a host file (the checkout is bound at a fixed path)
