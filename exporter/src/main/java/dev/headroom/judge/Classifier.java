@@ -24,8 +24,8 @@ import java.util.Map;
  *
  * <p>Usage:
  * <pre>{@code
- * Classifier c = new Classifier(Thresholds.defaults(), ProfileFile.readIfPresent(path).orElse(null), config);
- * Judgement j = c.observe(observation);   // each sample
+ * Classifier c = new Classifier(Thresholds.defaults());
+ * Judgement j = c.observe(o, CeilingSelector.selectBoth(o, profile, config, learner.inUse(o)));   // each sample
  * }</pre>
  */
 public final class Classifier {
@@ -37,8 +37,6 @@ public final class Classifier {
   public static final int STANDARD_MTU = 1500;
 
   private final Thresholds t;
-  private volatile MeasuredProfile profile;
-  private final ConfigCeilings config;
 
   private final Map<Direction, Latch> carrying = Direction.each(d -> new Latch());
   private final Map<Direction, Latch> link = Direction.each(d -> new Latch());
@@ -53,25 +51,17 @@ public final class Classifier {
   /** The last judgement made on measured rates, held while a rate is unknown. */
   private final Map<Direction, Cause> lastCause = new EnumMap<>(Direction.class);
 
-  /** {@code profile} may be null; {@code config} may be {@link ConfigCeilings#NONE}. */
-  public Classifier(Thresholds thresholds, MeasuredProfile profile, ConfigCeilings config) {
+  public Classifier(Thresholds thresholds) {
     this.t = thresholds;
-    this.profile = profile;
-    this.config = config == null ? ConfigCeilings.NONE : config;
   }
 
-  /** Replaces the measured profile (e.g. after {@code headroom profile} rewrote the file); null for none. */
-  public void setProfile(MeasuredProfile profile) {
-    this.profile = profile;
-  }
-
-  /** Judges one sample with ceilings chosen by {@link CeilingSelector}. */
-  public Judgement observe(Observation o) {
-    return observe(o, CeilingSelector.selectBoth(o, profile, config));
-  }
-
-  /** Judges one sample against the given ceilings (one per direction). */
+  /** Judges one sample against the given ceilings (one per direction, e.g. from {@link CeilingSelector}). */
   public Judgement observe(Observation o, Map<Direction, Ceiling> ceilings) {
+    for (Direction d : Direction.values()) {
+      if (ceilings.get(d) == null) {
+        throw new IllegalArgumentException("no ceiling for " + d.label());
+      }
+    }
     Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
     double peer = peerCores(o);
     double usable = usableCores(o);
@@ -88,9 +78,6 @@ public final class Classifier {
     Map<Direction, Cause> causes = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
       Ceiling ceiling = ceilings.get(d);
-      if (ceiling == null) {
-        throw new IllegalArgumentException("no ceiling for " + d.label());
-      }
       double rate = o.throughput(d);
       double util = rate / ceiling.bytesPerSecond();
       boolean present = o.datapath() != Datapath.ABSENT;
@@ -169,9 +156,6 @@ public final class Classifier {
     Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
       Ceiling ceiling = ceilings.get(d);
-      if (ceiling == null) {
-        throw new IllegalArgumentException("no ceiling for " + d.label());
-      }
       Cause cause = lastCause.getOrDefault(d, Cause.RATE_UNKNOWN);
       double rate = o.throughput(d);
       out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,

@@ -15,7 +15,7 @@ import java.util.Set;
  * fact behind each; and the observation it was decided on (the numbers {@code serve.Explainer} quotes). Immutable, so
  * the sampling thread can publish it to HTTP threads through a volatile field.
  *
- * <p>Usage: {@code Judgement j = classifier.observe(obs); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
+ * <p>Usage: {@code Judgement j = classifier.observe(obs, ceilings); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
  *
  * @param observation  what was judged
  * @param usableCores  the cores the datapath can keep busy (fractional under a CPU quota)

@@ -68,14 +68,14 @@ class ObservationsTest {
     sampler.sample();
     t.traffic("wt0", 100_000_000, 80_000, 10_000_000, 8_000);
     clock.advanceSeconds(1);
-    Observation known = Observations.from(sampler.sample());
+    Observation known = Observations.from(sampler.sample(), Double.NaN, false);
     assertEquals(1e8, known.throughput(Direction.DOWNLOAD), 1.0);
 
     t.write(t.netFile("wt0", "statistics/tx_bytes"), "garbage\n");
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
     assertTrue(Double.isNaN(s.throughput(Direction.DOWNLOAD)), "the sampler does not know the rate");
-    Observation o = Observations.from(s);
+    Observation o = Observations.from(s, Double.NaN, false);
     assertTrue(Double.isNaN(o.throughput(Direction.DOWNLOAD)), "and the judge is not told it was 0");
   }
 }

@@ -1,5 +1,7 @@
 package dev.headroom.serve;
 
+import dev.headroom.judge.CeilingSelector;
+import dev.headroom.judge.Observation;
 import dev.headroom.testing.Needs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -27,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -95,7 +98,8 @@ class GoldenMetricsTest {
     }
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
-    Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
+    Observation o = Observations.from(s, Double.NaN, false);
+    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     return new Published(s, j, new Published.ScrapePeaks(
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
   }
