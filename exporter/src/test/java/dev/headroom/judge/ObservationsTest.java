@@ -63,8 +63,9 @@ class ObservationsTest {
     FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
     FakeClock clock = new FakeClock();
     Sampler sampler = new Sampler(new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
-        OptionalDouble.of(1.25e9), Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("wireguard-go")),
-        new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 0L);
+        OptionalDouble.of(1.25e9), Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty()),
+        new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 0L, Runnable::run, null);
     sampler.sample();
     t.traffic("wt0", 100_000_000, 80_000, 10_000_000, 8_000);
     clock.advanceSeconds(1);

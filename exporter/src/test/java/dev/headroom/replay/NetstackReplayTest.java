@@ -110,7 +110,8 @@ class NetstackReplayTest {
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, 5 * S, 0, 5 * S, clock);
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"));
+        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
     Classifier classifier = new Classifier(Thresholds.defaults());
@@ -197,7 +198,8 @@ class NetstackReplayTest {
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, S, 0, S, clock);
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"));
+        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
     Classifier classifier = new Classifier(Thresholds.defaults());

@@ -85,8 +85,10 @@ class GoldenMetricsTest {
     FakeClock clock = new FakeClock();
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
         fixture.equals("kernel") ? OptionalDouble.of(1.25e9) : OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"));
-    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
+        Runnable::run, null);
     sampler.sample();
     if (!fixture.equals("notunnel")) {
       t.traffic("wt0", 312_500_000, 250_000, 62_500_000, 100_000);

@@ -75,8 +75,10 @@ public class ScrapeBench {
     Path proc = tree.resolve("proc");
     AtomicLong clock = new AtomicLong(1_000_000_000L);
     SamplerSettings settings = new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.of(1.25e9),
-        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"));
-    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(sys, proc), clock::get, () -> 1_764_460_800_000L);
+        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(sys, proc), clock::get, () -> 1_764_460_800_000L,
+        Runnable::run, null);
     sampler.sample();
     Fixtures.addCounter(tree, "wt0", "tx_bytes", 312_500_000);
     Fixtures.addCounter(tree, "wt0", "tx_packets", 250_000);
