@@ -128,11 +128,6 @@ public record Observation(
         ? OptionalDouble.empty() : OptionalDouble.of(lineRateBytesPerSecond);
   }
 
-  /** Mean busy ratio over online cores, NaN when no core was measured. */
-  public double meanBusy() {
-    return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).average().orElse(Double.NaN);
-  }
-
   /** Busy cores in all: the sum of the busy ratios, NaN when no core was measured. */
   public double totalBusyCores() {
     return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).sum();

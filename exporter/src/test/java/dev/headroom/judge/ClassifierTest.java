@@ -337,7 +337,7 @@ class ClassifierTest {
     Observation o = Observation.builder(Datapath.KERNEL, 2).coreBusy(busy).build();
     busy[0] = 1.0;
     o.coreBusy()[1] = 1.0;
-    assertEquals(0.15, o.meanBusy(), 1e-9);
+    assertEquals(0.3, o.totalBusyCores(), 1e-9);
     assertEquals(o, Observation.builder(Datapath.KERNEL, 2).coreBusy(0.1, 0.2).build());
   }
 
