@@ -1,6 +1,5 @@
 package dev.headroom.judge;
 
-import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -39,10 +38,6 @@ public record Judgement(
     if (advice.isEmpty()) {
       throw new IllegalArgumentException("advice must hold at least 'none'");
     }
-  }
-
-  public Datapath datapath() {
-    return observation.datapath();
   }
 
   public DirectionJudgement of(Direction d) {

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.sample.census.CensusConfig;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
+import dev.headroom.sample.census.TunnelCensus;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -25,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ObservationsTest {
   private static CensusSnapshot census(int active, Talker... talkers) {
-    CensusSnapshot empty = CensusSnapshot.empty(0);
+    CensusSnapshot empty = new TunnelCensus(CensusConfig.defaults()).update(0, 0, List.of());
     return new CensusSnapshot(0, 5, talkers.length, talkers.length, active, 0, 0, 0, empty.download(), empty.upload(),
         List.of(talkers));
   }

@@ -41,12 +41,6 @@ public record CensusSnapshot(
     topTalkers = List.copyOf(topTalkers);
   }
 
-  /** An empty census (no sample yet, or the tunnel is absent). */
-  public static CensusSnapshot empty(long monotonicNanos) {
-    return new CensusSnapshot(monotonicNanos, 0, 0, 0, 0, 0, 0, 0,
-        DirectionCensus.empty(Direction.DOWNLOAD), DirectionCensus.empty(Direction.UPLOAD), List.of());
-  }
-
   /** True when the rates describe an interval (false on the first sample after start). */
   public boolean hasRates() {
     return intervalSeconds > 0;

@@ -33,10 +33,6 @@ public final class RateHistogram {
     this.sum = sum;
   }
 
-  static RateHistogram empty() {
-    return new RateHistogram(new long[UPPER_BOUNDS.length + 1], 0);
-  }
-
   /** The bucket a rate falls in: the first bound {@code >=} the rate (Prometheus {@code le}). */
   static int bucketOf(double bytesPerSecond) {
     int i = Arrays.binarySearch(UPPER_BOUNDS, bytesPerSecond);
