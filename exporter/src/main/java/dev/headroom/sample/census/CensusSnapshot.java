@@ -10,7 +10,6 @@ import java.util.Objects;
  *
  * <p>Usage: {@code snap.tunnels() + " tunnels, " + snap.active() + " active"}
  *
- * @param monotonicNanos the sample time it describes ({@link System#nanoTime()} scale)
  * @param intervalSeconds length of the interval the rates cover; 0 on the first sample (no rates yet)
  * @param tunnels peers configured on the interface
  * @param handshakeRecent peers with a handshake younger than the configured window
@@ -23,7 +22,6 @@ import java.util.Objects;
  * @param topTalkers the busiest tunnels, fastest first (both directions together)
  */
 public record CensusSnapshot(
-    long monotonicNanos,
     double intervalSeconds,
     int tunnels,
     int handshakeRecent,

@@ -171,7 +171,7 @@ public final class TunnelCensus {
     DirectionCensus up = new DirectionCensus(upTotal, upHottest,
         share(upHottest, upTotal), active == 0 ? 0 : upActiveSum / active,
         new RateHistogram(upBuckets, upActiveSum));
-    return new CensusSnapshot(monotonicNanos, dt, tunnels, handshakeRecent, active, appeared,
+    return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared,
         disappeared, resets, down, up, top);
   }
 
