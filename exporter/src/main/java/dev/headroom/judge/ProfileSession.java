@@ -83,24 +83,6 @@ public final class ProfileSession {
     public double util(Direction d) {
       return d == Direction.DOWNLOAD ? underlayTransmitUtilization : underlayReceiveUtilization;
     }
-
-    double hottest() {
-      return Arrays.stream(coreBusy).max().orElse(Double.NaN);
-    }
-
-    double totalBusy() {
-      return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).sum();
-    }
-
-    /** Mean busy of all cores but the hottest; NaN with fewer than two. */
-    double othersBusy() {
-      if (coreBusy.length < 2) {
-        return Double.NaN;
-      }
-      double[] s = coreBusy.clone();
-      Arrays.sort(s);
-      return Arrays.stream(s, 0, s.length - 1).average().orElse(Double.NaN);
-    }
   }
 
   /**
@@ -347,8 +329,9 @@ public final class ProfileSession {
     }
     List<Interval> on = plateauSamples(plateau.get());
     double rate = plateau.get().bytesPerSecond();
-    Figures f = new Figures(mean(on, s -> s.util(d)), mean(on, Interval::totalBusy), mean(on, Interval::hottest),
-        mean(on, Interval::othersBusy), mean(on, Interval::datapathAllowedBusy));
+    Figures f = new Figures(mean(on, s -> s.util(d)), mean(on, s -> Observation.totalBusy(s.coreBusy)),
+        mean(on, s -> Observation.hottest(s.coreBusy)), mean(on, s -> Observation.othersMean(s.coreBusy)),
+        mean(on, Interval::datapathAllowedBusy));
     Cause limit;
     if (f.underlay() >= LINK_LIMIT) {
       limit = Cause.LINK_FULL;
