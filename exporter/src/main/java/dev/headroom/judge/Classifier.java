@@ -62,7 +62,6 @@ public final class Classifier {
         throw new IllegalArgumentException("no ceiling for " + d.label());
       }
     }
-    Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
     double peer = peerCores(o);
     double usable = usableCores(o);
     boolean userspace = o.datapath().userspace();
@@ -71,7 +70,10 @@ public final class Classifier {
     cpuSaturated.update(cpuSaturated(o, peer, usable, t.cpuEnter()), cpuSaturated(o, peer, usable, t.cpuExit()), n);
 
     if (Double.isNaN(o.throughput(Direction.DOWNLOAD)) || Double.isNaN(o.throughput(Direction.UPLOAD))) {
-      return held(o, ceilings, usable, peer);
+      // A sample whose rate is unknown judges nothing: no state moves (an unreadable counter is not idle), each
+      // direction keeps its last cause, and its rate and utilization are unknown.
+      return judgement(o, ceilings, Direction.each(d -> lastCause.getOrDefault(d, Cause.RATE_UNKNOWN)),
+          Direction.each(d -> SpareCapacity.Spare.UNKNOWN), usable, peer);
     }
     boolean nearPlateauEnter = false;
     boolean nearPlateauStay = false;
@@ -116,19 +118,23 @@ public final class Classifier {
       causes.put(d, cause);
     }
     userspacePlateau.update(nearPlateauEnter, nearPlateauStay, n);
-    boolean shared = cpuFullForTraffic(userspace, causes);
-    Map<Direction, SpareCapacity.Spare> spare = SpareCapacity.of(o, ceilings);
-    for (Direction d : Direction.values()) {
-      Cause cause = causes.get(d);
+    if (cpuFullForTraffic(userspace, causes)) {
       // Idle too: an SRE asking "can this peer take a backup now?" must read no, not headroom at 0 %.
-      if (shared && (cause == Cause.ROOM || cause == Cause.IDLE)) {
-        cause = Cause.CPU_SHARED;
-      }
-      double rate = o.throughput(d);
-      Ceiling ceiling = ceilings.get(d);
-      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+      causes.replaceAll((d, c) -> c == Cause.ROOM || c == Cause.IDLE ? Cause.CPU_SHARED : c);
+    }
+    lastCause.putAll(causes);
+    return judgement(o, ceilings, causes, SpareCapacity.of(o, ceilings), usable, peer);
+  }
+
+  /** Each direction's rate against its ceiling with its cause, and the advice that follows. */
+  private Judgement judgement(Observation o, Map<Direction, Ceiling> ceilings, Map<Direction, Cause> causes,
+      Map<Direction, SpareCapacity.Spare> spare, double usable, double peer) {
+    Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
+    for (Direction d : Direction.values()) {
+      Ceiling c = ceilings.get(d);
+      Cause cause = causes.get(d);
+      out.put(d, new DirectionJudgement(d, c, o.throughput(d) / c.bytesPerSecond(), cause.verdict(), cause,
           spare.get(d)));
-      lastCause.put(d, cause);
     }
     return new Judgement(o, usable, out, advise(o, out, peer));
   }
@@ -146,22 +152,6 @@ public final class Classifier {
       }
     }
     return false;
-  }
-
-  /**
-   * A sample whose rate is unknown judges nothing: no state moves (an unreadable counter is not idle), each
-   * direction keeps its last cause, and its rate and utilization are unknown.
-   */
-  private Judgement held(Observation o, Map<Direction, Ceiling> ceilings, double usable, double peer) {
-    Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
-      Ceiling ceiling = ceilings.get(d);
-      Cause cause = lastCause.getOrDefault(d, Cause.RATE_UNKNOWN);
-      double rate = o.throughput(d);
-      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
-          SpareCapacity.Spare.UNKNOWN));
-    }
-    return new Judgement(o, usable, out, advise(o, out, peer));
   }
 
   // ---- conditions
