@@ -320,12 +320,10 @@ public final class ProfileSession {
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
     double otherBest = detectors.get(d.other()).best();
-    if (!isDriven(d)) {
-      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
-    }
     Optional<PlateauDetector.Plateau> plateau = p.plateau();
-    if (plateau.isEmpty()) {
-      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
+    if (!isDriven(d) || plateau.isEmpty()) {
+      Outcome o = isDriven(d) ? Outcome.NO_PLATEAU : Outcome.NOT_DRIVEN;
+      return new DirectionResult(d, o, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
     }
     List<Interval> on = plateauSamples(plateau.get());
     double rate = plateau.get().bytesPerSecond();
