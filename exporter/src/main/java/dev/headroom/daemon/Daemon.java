@@ -63,7 +63,7 @@ public final class Daemon implements AutoCloseable {
   private final boolean jumboPath;
   private final Classifier classifier;
   private final ConfigCeilings configCeilings;
-  /** The profile the classifier judges against; the ceiling selection needs it too. */
+  /** The measured profile the ceilings are chosen from; null for none. */
   private volatile MeasuredProfile profile;
   private final CeilingLearner learner;
   private final Path stateDir;
@@ -106,7 +106,7 @@ public final class Daemon implements AutoCloseable {
     Thresholds thresholds = Thresholds.defaults().withCpuSaturation(config.cpuSaturation());
     this.configCeilings = new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload());
     this.profile = loadProfile();
-    this.classifier = new Classifier(thresholds, profile, configCeilings);
+    this.classifier = new Classifier(thresholds);
     this.stateDir = config.stateDir();
     this.stateFile = stateDir.resolve(StateFile.NAME);
     this.store = new Learned.Store(stateFile.toString(), true, 0, "");
@@ -160,7 +160,6 @@ public final class Daemon implements AutoCloseable {
         FileTime now = modified();
         if (!java.util.Objects.equals(now, profileSeen)) {
           profile = loadProfile();
-          classifier.setProfile(profile);
         }
       }
       Observation o = Observations.from(s, flowCap, jumboPath);

@@ -258,7 +258,7 @@ public final class CeilingLearner {
   /** The published view, with the state file's health. */
   public Learned snapshot(Observation o, Learned.Store store) {
     Optional<PeerShape> s = PeerShape.of(o, Classifier.usableCores(o), cpuModel);
-    return new Learned(shape, s.isPresent() && s.get().sameAs(shape), current, beaten, store);
+    return new Learned(s.isPresent() && s.get().sameAs(shape), current, beaten, store);
   }
 
   /** Whether anything learned has not been handed out for saving yet. */

@@ -50,11 +50,6 @@ public final class CeilingSelector {
     return new Ceiling(c.bytesPerSecond(), c.source(), c.linkCapped(), c.basis(), skipped);
   }
 
-  /** The ceilings for both directions, nothing observed. */
-  public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config) {
-    return selectBoth(o, profile, config, Map.of());
-  }
-
   public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
       Map<Direction, ObservedCeiling> observed) {
     return Direction.each(d -> select(o, profile, config, observed, d));

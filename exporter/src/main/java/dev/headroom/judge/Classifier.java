@@ -24,8 +24,8 @@ import java.util.Map;
  *
  * <p>Usage:
  * <pre>{@code
- * Classifier c = new Classifier(Thresholds.defaults(), ProfileFile.readIfPresent(path).orElse(null), config);
- * Judgement j = c.observe(observation);   // each sample
+ * Classifier c = new Classifier(Thresholds.defaults());
+ * Judgement j = c.observe(o, CeilingSelector.selectBoth(o, profile, config, learner.inUse(o)));   // each sample
  * }</pre>
  */
 public final class Classifier {
@@ -37,8 +37,6 @@ public final class Classifier {
   public static final int STANDARD_MTU = 1500;
 
   private final Thresholds t;
-  private volatile MeasuredProfile profile;
-  private final ConfigCeilings config;
 
   private final Map<Direction, Latch> carrying = Direction.each(d -> new Latch());
   private final Map<Direction, Latch> link = Direction.each(d -> new Latch());
@@ -53,26 +51,17 @@ public final class Classifier {
   /** The last judgement made on measured rates, held while a rate is unknown. */
   private final Map<Direction, Cause> lastCause = new EnumMap<>(Direction.class);
 
-  /** {@code profile} may be null; {@code config} may be {@link ConfigCeilings#NONE}. */
-  public Classifier(Thresholds thresholds, MeasuredProfile profile, ConfigCeilings config) {
+  public Classifier(Thresholds thresholds) {
     this.t = thresholds;
-    this.profile = profile;
-    this.config = config == null ? ConfigCeilings.NONE : config;
   }
 
-  /** Replaces the measured profile (e.g. after {@code headroom profile} rewrote the file); null for none. */
-  public void setProfile(MeasuredProfile profile) {
-    this.profile = profile;
-  }
-
-  /** Judges one sample with ceilings chosen by {@link CeilingSelector}. */
-  public Judgement observe(Observation o) {
-    return observe(o, CeilingSelector.selectBoth(o, profile, config));
-  }
-
-  /** Judges one sample against the given ceilings (one per direction). */
+  /** Judges one sample against the given ceilings (one per direction, e.g. from {@link CeilingSelector}). */
   public Judgement observe(Observation o, Map<Direction, Ceiling> ceilings) {
-    Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
+    for (Direction d : Direction.values()) {
+      if (ceilings.get(d) == null) {
+        throw new IllegalArgumentException("no ceiling for " + d.label());
+      }
+    }
     double peer = peerCores(o);
     double usable = usableCores(o);
     boolean userspace = o.datapath().userspace();
@@ -81,16 +70,16 @@ public final class Classifier {
     cpuSaturated.update(cpuSaturated(o, peer, usable, t.cpuEnter()), cpuSaturated(o, peer, usable, t.cpuExit()), n);
 
     if (Double.isNaN(o.throughput(Direction.DOWNLOAD)) || Double.isNaN(o.throughput(Direction.UPLOAD))) {
-      return held(o, ceilings, usable, peer);
+      // A sample whose rate is unknown judges nothing: no state moves (an unreadable counter is not idle), each
+      // direction keeps its last cause, and its rate and utilization are unknown.
+      return judgement(o, ceilings, Direction.each(d -> lastCause.getOrDefault(d, Cause.RATE_UNKNOWN)),
+          Direction.each(d -> SpareCapacity.Spare.UNKNOWN), usable, peer);
     }
     boolean nearPlateauEnter = false;
     boolean nearPlateauStay = false;
     Map<Direction, Cause> causes = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
       Ceiling ceiling = ceilings.get(d);
-      if (ceiling == null) {
-        throw new IllegalArgumentException("no ceiling for " + d.label());
-      }
       double rate = o.throughput(d);
       double util = rate / ceiling.bytesPerSecond();
       boolean present = o.datapath() != Datapath.ABSENT;
@@ -129,19 +118,23 @@ public final class Classifier {
       causes.put(d, cause);
     }
     userspacePlateau.update(nearPlateauEnter, nearPlateauStay, n);
-    boolean shared = cpuFullForTraffic(userspace, causes);
-    Map<Direction, SpareCapacity.Spare> spare = SpareCapacity.of(o, ceilings);
-    for (Direction d : Direction.values()) {
-      Cause cause = causes.get(d);
+    if (cpuFullForTraffic(userspace, causes)) {
       // Idle too: an SRE asking "can this peer take a backup now?" must read no, not headroom at 0 %.
-      if (shared && (cause == Cause.ROOM || cause == Cause.IDLE)) {
-        cause = Cause.CPU_SHARED;
-      }
-      double rate = o.throughput(d);
-      Ceiling ceiling = ceilings.get(d);
-      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
+      causes.replaceAll((d, c) -> c == Cause.ROOM || c == Cause.IDLE ? Cause.CPU_SHARED : c);
+    }
+    lastCause.putAll(causes);
+    return judgement(o, ceilings, causes, SpareCapacity.of(o, ceilings), usable, peer);
+  }
+
+  /** Each direction's rate against its ceiling with its cause, and the advice that follows. */
+  private Judgement judgement(Observation o, Map<Direction, Ceiling> ceilings, Map<Direction, Cause> causes,
+      Map<Direction, SpareCapacity.Spare> spare, double usable, double peer) {
+    Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
+    for (Direction d : Direction.values()) {
+      Ceiling c = ceilings.get(d);
+      Cause cause = causes.get(d);
+      out.put(d, new DirectionJudgement(d, c, o.throughput(d) / c.bytesPerSecond(), cause.verdict(), cause,
           spare.get(d)));
-      lastCause.put(d, cause);
     }
     return new Judgement(o, usable, out, advise(o, out, peer));
   }
@@ -159,25 +152,6 @@ public final class Classifier {
       }
     }
     return false;
-  }
-
-  /**
-   * A sample whose rate is unknown judges nothing: no state moves (an unreadable counter is not idle), each
-   * direction keeps its last cause, and its rate and utilization are unknown.
-   */
-  private Judgement held(Observation o, Map<Direction, Ceiling> ceilings, double usable, double peer) {
-    Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
-    for (Direction d : Direction.values()) {
-      Ceiling ceiling = ceilings.get(d);
-      if (ceiling == null) {
-        throw new IllegalArgumentException("no ceiling for " + d.label());
-      }
-      Cause cause = lastCause.getOrDefault(d, Cause.RATE_UNKNOWN);
-      double rate = o.throughput(d);
-      out.put(d, new DirectionJudgement(d, ceiling, rate / ceiling.bytesPerSecond(), cause.verdict(), cause,
-          SpareCapacity.Spare.UNKNOWN));
-    }
-    return new Judgement(o, usable, out, advise(o, out, peer));
   }
 
   // ---- conditions

@@ -1,6 +1,5 @@
 package dev.headroom.judge;
 
-import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -15,7 +14,7 @@ import java.util.Set;
  * fact behind each; and the observation it was decided on (the numbers {@code serve.Explainer} quotes). Immutable, so
  * the sampling thread can publish it to HTTP threads through a volatile field.
  *
- * <p>Usage: {@code Judgement j = classifier.observe(obs); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
+ * <p>Usage: {@code Judgement j = classifier.observe(obs, ceilings); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
  *
  * @param observation  what was judged
  * @param usableCores  the cores the datapath can keep busy (fractional under a CPU quota)
@@ -39,10 +38,6 @@ public record Judgement(
     if (advice.isEmpty()) {
       throw new IllegalArgumentException("advice must hold at least 'none'");
     }
-  }
-
-  public Datapath datapath() {
-    return observation.datapath();
   }
 
   public DirectionJudgement of(Direction d) {

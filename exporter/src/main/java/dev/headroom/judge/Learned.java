@@ -14,17 +14,16 @@ import java.util.Objects;
  *
  * <p>Usage: {@code ObservedCeiling c = learned.applies() ? learned.observed().get(Direction.DOWNLOAD) : null;}
  *
- * @param shape    the peer shape the ceilings belong to; null before one was seen
  * @param applies  the ceilings describe the peer as it is now (its shape has not changed)
  * @param observed observed ceilings per direction; a direction never learned is absent
  * @param beaten   ceilings from a profile or config that the peer has sustained more than
  *                 {@link CeilingLearner#BEAT_MARGIN} times; absent when not beaten
  * @param store    the state file's health
  */
-public record Learned(PeerShape shape, boolean applies, Map<Direction, ObservedCeiling> observed,
+public record Learned(boolean applies, Map<Direction, ObservedCeiling> observed,
     Map<Direction, Beaten> beaten, Store store) {
   /** Nothing learned and no state file (one-off snapshots, tests). */
-  public static final Learned NONE = new Learned(null, false, Map.of(), Map.of(), Store.NONE);
+  public static final Learned NONE = new Learned(false, Map.of(), Map.of(), Store.NONE);
 
   public Learned {
     observed = copy(observed);

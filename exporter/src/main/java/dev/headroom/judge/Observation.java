@@ -128,27 +128,35 @@ public record Observation(
         ? OptionalDouble.empty() : OptionalDouble.of(lineRateBytesPerSecond);
   }
 
-  /** Mean busy ratio over online cores, NaN when no core was measured. */
-  public double meanBusy() {
-    return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).average().orElse(Double.NaN);
-  }
-
   /** Busy cores in all: the sum of the busy ratios, NaN when no core was measured. */
   public double totalBusyCores() {
-    return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).sum();
+    return totalBusy(coreBusy);
   }
 
   /** Busy ratio of the busiest core, NaN when no core was measured. */
   public double hottestBusy() {
-    return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).max().orElse(Double.NaN);
+    return hottest(coreBusy);
   }
 
   /** Mean busy ratio of all cores but the busiest, NaN with fewer than two cores. */
   public double meanBusyOfOthers() {
-    if (coreBusy.length < 2) {
+    return othersMean(coreBusy);
+  }
+
+  // The same figures of a profile step's cores (ProfileSession.Interval).
+  static double totalBusy(double[] busy) {
+    return busy.length == 0 ? Double.NaN : Arrays.stream(busy).sum();
+  }
+
+  static double hottest(double[] busy) {
+    return Arrays.stream(busy).max().orElse(Double.NaN);
+  }
+
+  static double othersMean(double[] busy) {
+    if (busy.length < 2) {
       return Double.NaN;
     }
-    double[] sorted = coreBusy.clone();
+    double[] sorted = busy.clone();
     Arrays.sort(sorted);
     return Arrays.stream(sorted, 0, sorted.length - 1).average().orElse(Double.NaN);
   }
@@ -229,27 +237,15 @@ public record Observation(
     public Builder underlayMtu(int v) { underlayMtu = v; return this; }
     /** Underlay line rate in bytes/s; NaN when unknown. */
     public Builder lineRate(double bytesPerSecond) { lineRate = bytesPerSecond; return this; }
-    public Builder throughput(double downloadBytesPerSecond, double uploadBytesPerSecond) {
-      download = downloadBytesPerSecond;
-      upload = uploadBytesPerSecond;
-      return this;
-    }
-    public Builder underlayUtilization(double transmit, double receive) {
-      txUtil = transmit;
-      rxUtil = receive;
-      return this;
-    }
+    public Builder throughput(double down, double up) { download = down; upload = up; return this; }
+    public Builder underlayUtilization(double tx, double rx) { txUtil = tx; rxUtil = rx; return this; }
     /** Busy ratio per online core; copied on build. */
     public Builder coreBusy(double... v) { coreBusy = v; return this; }
     public Builder datapathCpuCores(double v) { datapathCpu = v; return this; }
     public Builder datapathCpuLimitCores(double v) { datapathCpuLimit = v; return this; }
     /** Mean busy ratio of the cores the datapath process may run on (its affinity). */
     public Builder datapathAllowedBusy(double v) { allowedBusy = v; return this; }
-    public Builder hottestTunnel(double downloadBytesPerSecond, double uploadBytesPerSecond) {
-      hottestDown = downloadBytesPerSecond;
-      hottestUp = uploadBytesPerSecond;
-      return this;
-    }
+    public Builder hottestTunnel(double down, double up) { hottestDown = down; hottestUp = up; return this; }
 
     /** The peer's CPU quota in cores (cgroup {@code cpu.max}); NaN for none. */
     public Builder cpuQuotaCores(double v) { cpuQuota = v; return this; }

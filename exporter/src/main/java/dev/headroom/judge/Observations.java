@@ -12,15 +12,10 @@ import java.util.List;
 /**
  * Builds the judge's input from a sample: the one place the sampling vocabulary meets the judging one.
  *
- * <p>Usage: {@code Judgement j = classifier.observe(Observations.from(sample));}
+ * <p>Usage: {@code Observation o = Observations.from(sample, flowCap, jumboPath);}
  */
 public final class Observations {
   private Observations() {}
-
-  /** An observation without the operator's path settings. */
-  public static Observation from(Sample s) {
-    return from(s, Double.NaN, false);
-  }
 
   /**
    * The CPU quota is the sample's own ({@link Sample#cpuQuotaCores}).

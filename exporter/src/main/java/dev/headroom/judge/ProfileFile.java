@@ -75,12 +75,22 @@ public final class ProfileFile {
     if (abs.getParent() != null) {
       Files.createDirectories(abs.getParent());
     }
-    Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
-    Files.writeString(tmp, w.toString(), StandardCharsets.UTF_8);
+    replace(abs, w.toString());
+  }
+
+  /**
+   * Writes {@code text} to a temporary file beside {@code file} and renames it over {@code file}, so a crash leaves
+   * the old file or the new, never half of one (the state file's write too).
+   */
+  static void replace(Path file, String text) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(tmp, text, StandardCharsets.UTF_8);
     try {
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
     }
   }
 

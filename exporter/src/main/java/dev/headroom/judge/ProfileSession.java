@@ -83,24 +83,6 @@ public final class ProfileSession {
     public double util(Direction d) {
       return d == Direction.DOWNLOAD ? underlayTransmitUtilization : underlayReceiveUtilization;
     }
-
-    double hottest() {
-      return Arrays.stream(coreBusy).max().orElse(Double.NaN);
-    }
-
-    double totalBusy() {
-      return coreBusy.length == 0 ? Double.NaN : Arrays.stream(coreBusy).sum();
-    }
-
-    /** Mean busy of all cores but the hottest; NaN with fewer than two. */
-    double othersBusy() {
-      if (coreBusy.length < 2) {
-        return Double.NaN;
-      }
-      double[] s = coreBusy.clone();
-      Arrays.sort(s);
-      return Arrays.stream(s, 0, s.length - 1).average().orElse(Double.NaN);
-    }
   }
 
   /**
@@ -338,17 +320,16 @@ public final class ProfileSession {
   public DirectionResult result(Direction d) {
     PlateauDetector p = detectors.get(d);
     double otherBest = detectors.get(d.other()).best();
-    if (!isDriven(d)) {
-      return new DirectionResult(d, Outcome.NOT_DRIVEN, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
-    }
     Optional<PlateauDetector.Plateau> plateau = p.plateau();
-    if (plateau.isEmpty()) {
-      return new DirectionResult(d, Outcome.NO_PLATEAU, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
+    if (!isDriven(d) || plateau.isEmpty()) {
+      Outcome o = isDriven(d) ? Outcome.NO_PLATEAU : Outcome.NOT_DRIVEN;
+      return new DirectionResult(d, o, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
     }
     List<Interval> on = plateauSamples(plateau.get());
     double rate = plateau.get().bytesPerSecond();
-    Figures f = new Figures(mean(on, s -> s.util(d)), mean(on, Interval::totalBusy), mean(on, Interval::hottest),
-        mean(on, Interval::othersBusy), mean(on, Interval::datapathAllowedBusy));
+    Figures f = new Figures(mean(on, s -> s.util(d)), mean(on, s -> Observation.totalBusy(s.coreBusy)),
+        mean(on, s -> Observation.hottest(s.coreBusy)), mean(on, s -> Observation.othersMean(s.coreBusy)),
+        mean(on, Interval::datapathAllowedBusy));
     Cause limit;
     if (f.underlay() >= LINK_LIMIT) {
       limit = Cause.LINK_FULL;

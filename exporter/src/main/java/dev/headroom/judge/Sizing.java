@@ -80,8 +80,7 @@ public final class Sizing {
    * @param lowGbps         the capacity's low end (-20 % for reference figures, else the capacity)
    * @param highGbps        ... and high end
    * @param activePeers     ceil(peak / capacity)
-   * @param networks        Networks (one per active peer, at least one)
-   * @param peers           networks x peers per Network
+   * @param peers           Networks (one per active peer, at least one) x peers per Network
    * @param perNetworkGbps  load per Network
    * @param load            load per Network as a share of one peer
    * @param roomyNetworks   Networks that keep each at or below the near-ceiling share
@@ -89,7 +88,7 @@ public final class Sizing {
    * @param notes           what the guide warns about
    */
   public record Plan(double peakGbps, double cpuGbps, double nicGbps, double capacityGbps, double lowGbps,
-      double highGbps, long activePeers, long networks, long peers, double perNetworkGbps, double load,
+      double highGbps, long activePeers, long peers, double perNetworkGbps, double load,
       long roomyNetworks, long sixteenCorePeers, Set<Note> notes) {
     public Plan {
       notes = Set.copyOf(notes);
@@ -147,7 +146,7 @@ public final class Sizing {
         notes.add(Note.PREFER_LARGER_PEERS);
       }
     }
-    return new Plan(peak, cpu, nic, capacity, low, high, active, networks, networks * in.peersPerNetwork(),
+    return new Plan(peak, cpu, nic, capacity, low, high, active, networks * in.peersPerNetwork(),
         perNetwork, load, roomy, sixteen, notes);
   }
 }

@@ -6,11 +6,9 @@ import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumMap;
@@ -135,16 +133,7 @@ public final class StateFile {
           .field("from", o.from().label()).end();
     }
     w.end().end();
-    Path abs = file.toAbsolutePath();
-    Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
-    Files.writeString(tmp, w + "\n", StandardCharsets.UTF_8);
-    try {
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    ProfileFile.replace(file.toAbsolutePath(), w + "\n");
   }
 
   private static IOException problem(Path file, String what) {

@@ -8,7 +8,7 @@ package dev.headroom.judge;
  * {@link #trafficFloorExitBytesPerSecond()}, {@link #datapathCoresExit()}) sit {@value #HYSTERESIS_GAP} (or a fifth of
  * the floor) on the far side of their enter level. See docs/verdict.md for the evidence behind each default.
  *
- * <p>Usage: {@code new Classifier(Thresholds.defaults().withCpuSaturation(cfg.cpuSaturation()), profile, config);}
+ * <p>Usage: {@code new Classifier(Thresholds.defaults().withCpuSaturation(cfg.cpuSaturation()));}
  *
  * @param linkEnter          underlay side utilization that makes a direction link-bound (0.90)
  * @param linkExit           ... and below which it stops being link-bound (0.80)

@@ -90,14 +90,7 @@ public final class CensusCollector {
     boolean due = datapath != Datapath.NETSTACK
         && (!taken || nowNanos - takenAt >= dueNanos() || tunnelRestarted);
     if (due && running.compareAndSet(false, true)) {
-      taken = true;
-      takenAt = nowNanos;
-      stallCounted = false;
-      try {
-        executor.execute(() -> take(datapath, nowNanos, wallMillis));
-      } catch (RuntimeException e) {
-        running.set(false); // executor shut down: the daemon is closing
-      }
+      start(nowNanos, () -> take(datapath, nowNanos, wallMillis));
     }
     CensusState s = latest.get();
     boolean stalled = running.get() && nowNanos - takenAt >= stallNanos;
@@ -125,11 +118,16 @@ public final class CensusCollector {
     if (taken && atNanos <= takenAt || !running.compareAndSet(false, true)) {
       return;
     }
+    start(atNanos, () -> take(peers, atNanos, wallMillis));
+  }
+
+  /** Starts a census taken at {@code atNanos} on the executor, once {@code running} is set. */
+  private void start(long atNanos, Runnable census) {
     taken = true;
     takenAt = atNanos;
     stallCounted = false;
     try {
-      executor.execute(() -> take(peers, atNanos, wallMillis));
+      executor.execute(census);
     } catch (RuntimeException e) {
       running.set(false); // executor shut down: the daemon is closing
     }

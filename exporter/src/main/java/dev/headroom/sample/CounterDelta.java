@@ -3,7 +3,7 @@ package dev.headroom.sample;
 /**
  * Pure arithmetic for one kernel counter between two reads.
  *
- * <p>Usage: {@code long d = CounterDelta.wentBack(prev, cur) ? cur : CounterDelta.of(prev, cur);}
+ * <p>Usage: {@code long d = CounterDelta.wentBack(prev, cur) ? cur : cur - prev;}
  */
 public final class CounterDelta {
   /**
@@ -12,12 +12,13 @@ public final class CounterDelta {
    */
   static final long WRAP_WINDOW = 1L << 40;
 
-  /** Returned by {@link #of} when the counter went back: the caller must not derive a rate from this pair. */
-  public static final long RESTART = -1;
-
   private CounterDelta() {}
 
-  /** True when {@code cur} is below {@code prev} (unsigned) and the step is not a wrap past 2^64. */
+  /**
+   * True when {@code cur} is below {@code prev} (unsigned) and the step is not a wrap past 2^64. Otherwise
+   * {@code cur - prev} is the forward distance as an unsigned 64-bit value, a wrap counted forward (compare it
+   * with {@link Long#compareUnsigned}: a lying counter can jump by more than 2^63).
+   */
   public static boolean wentBack(long prev, long cur) {
     if (Long.compareUnsigned(cur, prev) >= 0) {
       return false;
@@ -25,14 +26,5 @@ public final class CounterDelta {
     boolean nearTop = Long.compareUnsigned(prev, -WRAP_WINDOW) >= 0;
     boolean nearZero = Long.compareUnsigned(cur, WRAP_WINDOW) < 0;
     return !(nearTop && nearZero);
-  }
-
-  /**
-   * The forward distance from {@code prev} to {@code cur} as an unsigned 64-bit value (compare it with
-   * {@link Long#compareUnsigned}: a lying counter can jump by more than 2^63), counting a wrap past 2^64
-   * forward; {@link #RESTART} when the counter {@linkplain #wentBack went back}.
-   */
-  public static long of(long prev, long cur) {
-    return wentBack(prev, cur) ? RESTART : cur - prev;
   }
 }

@@ -21,7 +21,7 @@ import java.util.Arrays;
  * the rates NaN and keeps the baseline, so the next good read spans the gap and totals stay exact. Only the
  * sampling thread calls it.
  *
- * <p>Usage: {@code InterfaceTracker t = new InterfaceTracker(1.0); t.update(reading, nowNanos, 1.25e9); double bps = t.rate(InterfaceTracker.TX_BYTES);}
+ * <p>Usage: {@code InterfaceTracker t = new InterfaceTracker(1.0); t.update(reading, nowNanos, 1.25e9); double bps = t.snapshot().rate(InterfaceTracker.TX_BYTES);}
  */
 public final class InterfaceTracker {
   public static final int RX_BYTES = 0;
@@ -141,19 +141,6 @@ public final class InterfaceTracker {
   private void setRates(double v) {
     Arrays.fill(rates, v);
     lastIntervalSeconds = 0;
-  }
-
-  /** Per-second rate of a field over the last interval; NaN when unknown (unreadable, or dropped as implausible). */
-  public double rate(int field) {
-    return rates[field];
-  }
-
-  public long total(int field) {
-    return totals[field];
-  }
-
-  public long restarts() {
-    return restarts;
   }
 
   /** Immutable copy of the state for a snapshot. */

@@ -136,11 +136,6 @@ public final class PeerCounterTracker {
     lastIntervalSeconds = 0;
   }
 
-  /** Peers whose counters restarted so far. */
-  public long restarts() {
-    return restarts;
-  }
-
   /**
    * The state as the tunnel's {@link Traffic}: bytes only (download = sent, upload = received); NetBird reports
    * no packet, error or drop counters, so those rates are unknown and their totals 0.

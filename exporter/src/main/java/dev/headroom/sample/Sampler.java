@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
  * thread-safe by design: the sampling thread is its only caller and the only reader of the system. A
  * failing source is logged once, counted, its rates left unknown, and the rest still sampled.
  *
- * <p>Usage: {@code Sampler s = new Sampler(settings, CpuSource.forRoots(sys, proc), System::nanoTime); Sample x = s.sample();}
+ * <p>Usage: {@code Sampler s = new Sampler(settings, CpuSource.forRoots(sys, proc), System::nanoTime, System::currentTimeMillis, censusThread, null); Sample x = s.sample();}
  */
 public final class Sampler {
   /** Below this many tunnel bytes in an interval, CPU per gigabyte is noise divided by noise. */
@@ -52,17 +52,8 @@ public final class Sampler {
   private long prevStart;
   private long netstackAnswersSeen;
 
-  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock) {
-    this(settings, cpu, nanoClock, System::currentTimeMillis);
-  }
-
-  /** With an explicit wall clock, so tests get the same timestamps every run; the census on the caller's thread. */
-  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock) {
-    this(settings, cpu, nanoClock, wallClock, Runnable::run, null);
-  }
-
   /**
-   * With the census run on {@code censusExecutor}: the daemon gives it a thread of its own, so a census that
+   * The census runs on {@code censusExecutor}: the daemon gives it a thread of its own, so a census that
    * takes seconds never delays a sample (see {@link CensusCollector}). NetBird's netstack datapath is looked for
    * through {@code netstack} (null: never), whose status calls run on the collector's own executor.
    */

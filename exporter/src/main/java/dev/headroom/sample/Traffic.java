@@ -53,6 +53,7 @@ public final class Traffic {
     return totals[field];
   }
 
+  /** Per-second rate of a field over the last interval; NaN when unknown (unreadable, or dropped as implausible). */
   public double rate(int field) {
     return rates[field];
   }

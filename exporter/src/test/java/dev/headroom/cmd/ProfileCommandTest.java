@@ -109,7 +109,7 @@ class ProfileCommandTest {
     FakeClock clock = new FakeClock();
     Sampler sampler = new Sampler(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
         "--path.rundir=" + dir.resolve("run")}).config().samplerSettings(), CpuSource.forRoots(t.sys(), t.proc()),
-        clock, () -> 1_764_460_800_000L);
+        clock, () -> 1_764_460_800_000L, Runnable::run, null);
     sampler.sample();
     t.addCounter("wt0", "tx_bytes", 1_000_000_000L);
     for (int c = 0; c < 4; c++) {
@@ -195,7 +195,7 @@ class ProfileCommandTest {
     Config config = ConfigParser.parse(args.toArray(String[]::new)).config();
     FakeClock clock = new FakeClock();
     Sampler sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), clock,
-        () -> 1_764_460_800_000L);
+        () -> 1_764_460_800_000L, Runnable::run, null);
     Load load = new Load(t, clock, plateau, out, config.sampleInterval().toNanos() / 1e9);
     return ProfileCommand.run(config, () -> {
       load.intervalPassed();

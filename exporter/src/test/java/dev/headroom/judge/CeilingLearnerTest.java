@@ -26,7 +26,7 @@ class CeilingLearnerTest {
 
   /** The daemon's loop over a learner, with config ceilings (NONE for none). */
   private static final class Loop {
-    final Classifier classifier = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    final Classifier classifier = new Classifier(Thresholds.defaults());
     final CeilingLearner learner;
     final ConfigCeilings config;
     long nanos = 1_000_000_000L;

@@ -72,7 +72,7 @@ class CeilingSelectorTest {
 
   @Test
   void selectBothCoversEachDirection() {
-    var both = CeilingSelector.selectBoth(kernel16, profile16, config);
+    var both = CeilingSelector.selectBoth(kernel16, profile16, config, Map.of());
     assertEquals(CeilingSource.PROFILE, both.get(DOWNLOAD).source());
     assertEquals(CeilingSource.CONFIG, both.get(UPLOAD).source());
   }

@@ -81,12 +81,12 @@ class ClassifierHysteresisTest {
   @MethodSource("inputs")
   void anInputHeldOnItsThresholdWithNoiseNeverFlipsBack(String name, double threshold, double noise,
       DoubleFunction<Observation> at) {
-    Classifier c = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    Classifier c = new Classifier(Thresholds.defaults());
     Random r = new Random(name.hashCode());
     List<String> states = new ArrayList<>();
     int lastChange = 0;
     for (int i = 0; i < FIVE_MINUTES; i++) {
-      Judgement j = c.observe(at.apply(threshold + noise * (2 * r.nextDouble() - 1)));
+      Judgement j = ClassifierTest.judge(c, at.apply(threshold + noise * (2 * r.nextDouble() - 1)));
       String state = j.of(dev.headroom.sample.Direction.DOWNLOAD).cause() + "/"
           + j.of(dev.headroom.sample.Direction.UPLOAD).cause() + "/" + j.adviceSet();
       if (states.isEmpty() || !states.get(states.size() - 1).equals(state)) {

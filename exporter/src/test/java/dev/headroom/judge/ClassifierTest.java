@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.DoubleFunction;
@@ -29,14 +30,28 @@ class ClassifierTest {
   }
 
   private static Classifier classifier() {
-    return new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    return new Classifier(Thresholds.defaults());
+  }
+
+  /** Judges one sample as the daemon does: the ceilings chosen for it from the profile and the configuration. */
+  static Judgement judge(Classifier c, Observation o, MeasuredProfile profile, ConfigCeilings config) {
+    return c.observe(o, CeilingSelector.selectBoth(o, profile, config, Map.of()));
+  }
+
+  /** Judges one sample against the built-in reference ceilings. */
+  static Judgement judge(Classifier c, Observation o) {
+    return judge(c, o, null, ConfigCeilings.NONE);
   }
 
   /** Feeds the same observation n times and returns the last judgement. */
   private static Judgement feed(Classifier c, Observation o, int n) {
+    return feed(c, o, n, null, ConfigCeilings.NONE);
+  }
+
+  private static Judgement feed(Classifier c, Observation o, int n, MeasuredProfile profile, ConfigCeilings config) {
     Judgement j = null;
     for (int i = 0; i < n; i++) {
-      j = c.observe(o);
+      j = judge(c, o, profile, config);
     }
     return j;
   }
@@ -65,9 +80,9 @@ class ClassifierTest {
   void aVerdictNeedsThreeSamplesInARow() {
     Classifier c = classifier();
     Observation busy = kernel(8).throughput(12 * GBPS, 0).coreBusy(cores(8, 0.96)).build();
-    assertEquals(Verdict.HEADROOM, c.observe(busy).of(DOWNLOAD).verdict());
-    assertEquals(Verdict.HEADROOM, c.observe(busy).of(DOWNLOAD).verdict());
-    assertEquals(Verdict.CPU_BOUND, c.observe(busy).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.HEADROOM, judge(c, busy).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.HEADROOM, judge(c, busy).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.CPU_BOUND, judge(c, busy).of(DOWNLOAD).verdict());
   }
 
   @Test
@@ -96,23 +111,23 @@ class ClassifierTest {
     // Alternating just above and just below the enter threshold never enters: the streak keeps resetting.
     List<Verdict> entering = new ArrayList<>();
     for (double b : new double[] {0.91, 0.89, 0.92, 0.88, 0.91, 0.89, 0.93, 0.87}) {
-      entering.add(c.observe(at.apply(b)).of(DOWNLOAD).verdict());
+      entering.add(judge(c, at.apply(b)).of(DOWNLOAD).verdict());
     }
     assertFalse(entering.contains(Verdict.CPU_BOUND), entering.toString());
     // Once in, dipping between exit (0.80) and enter (0.90) keeps it in.
     feed(c, at.apply(0.95), 3);
     List<Verdict> holding = new ArrayList<>();
     for (double b : new double[] {0.89, 0.85, 0.91, 0.82, 0.88, 0.84, 0.90, 0.81}) {
-      holding.add(c.observe(at.apply(b)).of(DOWNLOAD).verdict());
+      holding.add(judge(c, at.apply(b)).of(DOWNLOAD).verdict());
     }
     assertEquals(List.of(Verdict.CPU_BOUND), holding.stream().distinct().toList(), holding.toString());
     // Two samples below exit are a blip; the third in a row releases it.
-    assertEquals(Verdict.CPU_BOUND, c.observe(at.apply(0.5)).of(DOWNLOAD).verdict());
-    assertEquals(Verdict.CPU_BOUND, c.observe(at.apply(0.5)).of(DOWNLOAD).verdict());
-    assertEquals(Verdict.CPU_BOUND, c.observe(at.apply(0.95)).of(DOWNLOAD).verdict());
-    assertEquals(Verdict.CPU_BOUND, c.observe(at.apply(0.5)).of(DOWNLOAD).verdict());
-    assertEquals(Verdict.CPU_BOUND, c.observe(at.apply(0.5)).of(DOWNLOAD).verdict());
-    assertEquals(Verdict.HEADROOM, c.observe(at.apply(0.5)).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.CPU_BOUND, judge(c, at.apply(0.5)).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.CPU_BOUND, judge(c, at.apply(0.5)).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.CPU_BOUND, judge(c, at.apply(0.95)).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.CPU_BOUND, judge(c, at.apply(0.5)).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.CPU_BOUND, judge(c, at.apply(0.5)).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.HEADROOM, judge(c, at.apply(0.5)).of(DOWNLOAD).verdict());
   }
 
   @Test
@@ -123,11 +138,11 @@ class ClassifierTest {
     feed(c, at.apply(0.95), 3);
     List<Verdict> seen = new ArrayList<>();
     for (double u : new double[] {0.89, 0.91, 0.81, 0.92, 0.85, 0.95, 0.80, 0.88}) {
-      seen.add(c.observe(at.apply(u)).of(DOWNLOAD).verdict());
+      seen.add(judge(c, at.apply(u)).of(DOWNLOAD).verdict());
     }
     assertEquals(List.of(Verdict.LINK_BOUND), seen.stream().distinct().toList(), seen.toString());
     feed(c, at.apply(0.5), 3);
-    assertEquals(Verdict.HEADROOM, c.observe(at.apply(0.89)).of(DOWNLOAD).verdict(), "0.89 is below enter");
+    assertEquals(Verdict.HEADROOM, judge(c, at.apply(0.89)).of(DOWNLOAD).verdict(), "0.89 is below enter");
   }
 
   @Test
@@ -300,18 +315,17 @@ class ClassifierTest {
   void aMatchingProfileSetsTheCeilingAndCanBeReplaced() {
     MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(2 * GBPS),
         Cause.CORES_SATURATED, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
-    Classifier c = new Classifier(Thresholds.defaults(), p, ConfigCeilings.NONE);
+    Classifier c = classifier();
     Observation o = kernel(16).throughput(2 * GBPS, GBPS).coreBusy(cores(16, 0.2)).build();
-    Judgement j = c.observe(o);
+    Judgement j = judge(c, o, p, ConfigCeilings.NONE);
     assertEquals(CeilingSource.PROFILE, j.of(DOWNLOAD).ceiling().source());
     assertEquals(0.5, j.of(DOWNLOAD).utilization(), 1e-9);
-    c.setProfile(null);
-    assertEquals(CeilingSource.REFERENCE, c.observe(o).of(DOWNLOAD).ceiling().source());
+    assertEquals(CeilingSource.REFERENCE, judge(c, o).of(DOWNLOAD).ceiling().source());
   }
 
   @Test
   void cpuSaturationFlagMovesTheThresholds() {
-    Classifier c = new Classifier(Thresholds.defaults().withCpuSaturation(0.75), null, ConfigCeilings.NONE);
+    Classifier c = new Classifier(Thresholds.defaults().withCpuSaturation(0.75));
     Observation o = kernel(8).throughput(10 * GBPS, 0).coreBusy(cores(8, 0.8)).build();
     assertEquals(Verdict.CPU_BOUND, feed(c, o, 3).of(DOWNLOAD).verdict());
     assertEquals(Verdict.HEADROOM, feed(classifier(), o, 3).of(DOWNLOAD).verdict());
@@ -323,7 +337,7 @@ class ClassifierTest {
     Observation o = Observation.builder(Datapath.KERNEL, 2).coreBusy(busy).build();
     busy[0] = 1.0;
     o.coreBusy()[1] = 1.0;
-    assertEquals(0.15, o.meanBusy(), 1e-9);
+    assertEquals(0.3, o.totalBusyCores(), 1e-9);
     assertEquals(o, Observation.builder(Datapath.KERNEL, 2).coreBusy(0.1, 0.2).build());
   }
 
@@ -394,6 +408,8 @@ class ClassifierTest {
     assertEquals(Set.of(Advice.BIGGER_INTERFACE), j.adviceSet());
   }
 
+  private record Source(MeasuredProfile profile, ConfigCeilings config) {}
+
   @Test
   void atNinetyFivePercentOfAnyCeilingSourceTheAdviceIsNeverNone() {
     MeasuredProfile cpuProfile = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED,
@@ -401,15 +417,18 @@ class ClassifierTest {
     ConfigCeilings configured = new ConfigCeilings(OptionalDouble.of(4 * GBPS), OptionalDouble.of(4 * GBPS));
     for (Datapath dp : new Datapath[] {Datapath.KERNEL, Datapath.USERSPACE}) {
       for (int n : new int[] {2, 4, 16, 32, 64}) {
-        for (Classifier c : new Classifier[] {classifier(), new Classifier(Thresholds.defaults(), null, configured),
-            new Classifier(Thresholds.defaults(), dp == Datapath.KERNEL && n == 16 ? cpuProfile : null,
-                ConfigCeilings.NONE)}) {
+        MeasuredProfile matching = dp == Datapath.KERNEL && n == 16 ? cpuProfile : null;
+        for (Source src : new Source[] {new Source(null, ConfigCeilings.NONE), new Source(null, configured),
+            new Source(matching, ConfigCeilings.NONE)}) {
+          MeasuredProfile p = src.profile();
+          ConfigCeilings cfg = src.config();
+          Classifier c = classifier();
           Observation probe = Observation.builder(dp, n).coreBusy(cores(n, 0.2)).build();
           for (var d : dev.headroom.sample.Direction.values()) {
-            double ceiling = c.observe(probe).of(d).ceiling().bytesPerSecond();
+            double ceiling = judge(c, probe, p, cfg).of(d).ceiling().bytesPerSecond();
             Observation.Builder b = Observation.builder(dp, n).coreBusy(cores(n, 0.2)).datapathCpuCores(1);
             b = d == DOWNLOAD ? b.throughput(0.95 * ceiling, 0.01 * ceiling) : b.throughput(0.01 * ceiling, 0.95 * ceiling);
-            Judgement j = feed(c, b.build(), 3);
+            Judgement j = feed(c, b.build(), 3, p, cfg);
             assertTrue(j.of(d).verdict().bound(), dp + " " + n + " cores " + d + ": " + j.of(d));
             assertFalse(j.adviceSet().contains(Advice.NONE), dp + " " + n + " cores " + d + ": " + j.advice());
           }
@@ -455,31 +474,31 @@ class ClassifierTest {
     Classifier c = classifier();
     Observation busy = kernel(8).throughput(12 * GBPS, 0).coreBusy(cores(8, 0.96)).build();
     Observation unknown = kernel(8).throughput(Double.NaN, Double.NaN).coreBusy(cores(8, 0.96)).build();
-    Judgement first = c.observe(unknown);
+    Judgement first = judge(c, unknown);
     assertEquals(Cause.RATE_UNKNOWN, first.of(DOWNLOAD).cause(), "nothing measured yet: not idle, unknown");
     assertTrue(Double.isNaN(first.of(DOWNLOAD).utilization()));
     assertTrue(Explainer.reason(first, DOWNLOAD).contains("rate unknown"), Explainer.reason(first, DOWNLOAD));
 
     feed(c, busy, 3);
     for (int i = 0; i < 10; i++) {
-      Judgement j = c.observe(unknown);
+      Judgement j = judge(c, unknown);
       assertEquals(Verdict.CPU_BOUND, j.of(DOWNLOAD).verdict(), "an unreadable counter is not an idle tunnel");
       assertEquals(Cause.CORES_SATURATED, j.of(DOWNLOAD).cause());
       assertTrue(Double.isNaN(j.of(DOWNLOAD).utilization()));
       assertEquals(List.of(new AdviceItem(Advice.SCALE_UP, DOWNLOAD, Ground.BELOW_KNEE)), j.advice());
     }
-    Judgement held = c.observe(unknown);
+    Judgement held = judge(c, unknown);
     assertTrue(Explainer.reason(held, DOWNLOAD).contains("the last verdict"));
     for (AdviceItem a : held.advice()) {
       assertFalse(Explainer.advice(held, a).contains("NaN"), Explainer.advice(held, a));
     }
-    Judgement idleUnknown = classifier().observe(kernel(8).throughput(Double.NaN, Double.NaN).build());
+    Judgement idleUnknown = judge(classifier(), kernel(8).throughput(Double.NaN, Double.NaN).build());
     for (AdviceItem a : idleUnknown.advice()) {
       String words = Explainer.advice(idleUnknown, a);
       assertFalse(words.contains("NaN") || words.contains("0%"), "an unknown utilization is not 0 %: " + words);
     }
     // Unknown samples moved no state: one idle sample does not end the debounced verdict.
     Observation idle = kernel(8).throughput(0, 0).coreBusy(cores(8, 0.05)).build();
-    assertEquals(Verdict.CPU_BOUND, c.observe(idle).of(DOWNLOAD).verdict());
+    assertEquals(Verdict.CPU_BOUND, judge(c, idle).of(DOWNLOAD).verdict());
   }
 }

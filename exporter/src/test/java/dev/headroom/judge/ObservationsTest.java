@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.sample.census.CensusConfig;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
+import dev.headroom.sample.census.TunnelCensus;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -25,8 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ObservationsTest {
   private static CensusSnapshot census(int active, Talker... talkers) {
-    CensusSnapshot empty = CensusSnapshot.empty(0);
-    return new CensusSnapshot(0, 5, talkers.length, talkers.length, active, 0, 0, 0, empty.download(), empty.upload(),
+    CensusSnapshot empty = new TunnelCensus(CensusConfig.defaults()).update(0, 0, List.of());
+    return new CensusSnapshot(5, talkers.length, talkers.length, active, 0, 0, 0, empty.download(), empty.upload(),
         List.of(talkers));
   }
 
@@ -63,19 +65,20 @@ class ObservationsTest {
     FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
     FakeClock clock = new FakeClock();
     Sampler sampler = new Sampler(new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
-        OptionalDouble.of(1.25e9), Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("wireguard-go")),
-        new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 0L);
+        OptionalDouble.of(1.25e9), Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty()),
+        new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 0L, Runnable::run, null);
     sampler.sample();
     t.traffic("wt0", 100_000_000, 80_000, 10_000_000, 8_000);
     clock.advanceSeconds(1);
-    Observation known = Observations.from(sampler.sample());
+    Observation known = Observations.from(sampler.sample(), Double.NaN, false);
     assertEquals(1e8, known.throughput(Direction.DOWNLOAD), 1.0);
 
     t.write(t.netFile("wt0", "statistics/tx_bytes"), "garbage\n");
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
     assertTrue(Double.isNaN(s.throughput(Direction.DOWNLOAD)), "the sampler does not know the rate");
-    Observation o = Observations.from(s);
+    Observation o = Observations.from(s, Double.NaN, false);
     assertTrue(Double.isNaN(o.throughput(Direction.DOWNLOAD)), "and the judge is not told it was 0");
   }
 }

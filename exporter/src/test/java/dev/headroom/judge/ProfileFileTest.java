@@ -72,8 +72,7 @@ class ProfileFileTest {
     Path f = dir.resolve("bad.properties");
     Files.writeString(f, GOOD.replaceAll("(?m)^" + key.replace(".", "\\.") + "=.*$", key + "=" + value));
     ProfileFileException e = assertThrows(ProfileFileException.class, () -> ProfileFile.read(f));
-    assertEquals(key, e.key());
-    assertTrue(e.getMessage().contains(key) && e.getMessage().contains(value) && e.getMessage().contains(f.toString()),
+    assertTrue(e.getMessage().contains("key " + key + ": ") && e.getMessage().contains(value) && e.getMessage().contains(f.toString()),
         e.getMessage());
   }
 
@@ -83,8 +82,7 @@ class ProfileFileTest {
     Path f = dir.resolve("bad.properties");
     Files.writeString(f, GOOD.replaceAll("(?m)^" + key.replace(".", "\\.") + "=.*$\\n", ""));
     ProfileFileException e = assertThrows(ProfileFileException.class, () -> ProfileFile.read(f));
-    assertEquals(key, e.key());
-    assertTrue(e.getMessage().contains("missing"), e.getMessage());
+    assertTrue(e.getMessage().contains("key " + key + ": ") && e.getMessage().contains("missing"), e.getMessage());
   }
 
   @Test

@@ -24,13 +24,13 @@ class SharedCpuTest {
   private static Judgement feed(Classifier c, Observation o, int n) {
     Judgement j = null;
     for (int i = 0; i < n; i++) {
-      j = c.observe(o);
+      j = ClassifierTest.judge(c, o);
     }
     return j;
   }
 
   private static Classifier classifier() {
-    return new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    return new Classifier(Thresholds.defaults());
   }
 
   /** 4 cores on 10 GbE: 6.6 Gbps download, 0.93 Gbps upload, 3.8 cores busy. */
@@ -108,7 +108,7 @@ class SharedCpuTest {
     feed(c, fourCoreMixed(), 3);
     Observation eased = Observation.builder(Datapath.KERNEL, 4).underlayMtu(1500).lineRate(bytesPerSecond(10))
         .throughput(2 * G, 0.93 * G).underlayUtilization(0.21, 0.1).coreBusy(cores(4, 0.5)).build();
-    assertEquals(Cause.CPU_SHARED, c.observe(eased).of(UPLOAD).cause(), "debounced: one sample does not end it");
+    assertEquals(Cause.CPU_SHARED, ClassifierTest.judge(c, eased).of(UPLOAD).cause(), "debounced: one sample does not end it");
     Judgement j = feed(c, eased, 3);
     assertEquals(Cause.ROOM, j.of(UPLOAD).cause());
     assertEquals(Verdict.HEADROOM, j.of(DOWNLOAD).verdict());
@@ -122,7 +122,7 @@ class SharedCpuTest {
     feed(c, fourCoreMixed(), 3);
     Observation unknown = Observation.builder(Datapath.KERNEL, 4).throughput(Double.NaN, Double.NaN)
         .coreBusy(cores(4, 0.95)).build();
-    Judgement j = c.observe(unknown);
+    Judgement j = ClassifierTest.judge(c, unknown);
     assertEquals(Cause.CPU_SHARED, j.of(UPLOAD).cause());
     assertTrue(Double.isNaN(j.of(UPLOAD).spare().bytesPerSecond()));
   }

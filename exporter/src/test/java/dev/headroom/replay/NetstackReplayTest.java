@@ -10,10 +10,12 @@ import dev.headroom.config.ConfigParser;
 import dev.headroom.json.Json;
 import dev.headroom.judge.Advice;
 import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.CeilingSource;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Observation;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.ReferenceProfile;
 import dev.headroom.judge.Thresholds;
@@ -108,10 +110,11 @@ class NetstackReplayTest {
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, 5 * S, 0, 5 * S, clock);
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"));
+        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
-    Classifier classifier = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    Classifier classifier = new Classifier(Thresholds.defaults());
 
     // Two peers moving traffic; at 10 s peer A reconnects (its counters restart), peer C is added and B removed.
     long[] a = {0, 0};
@@ -143,7 +146,8 @@ class NetstackReplayTest {
         downloadSent += 250_000_000 + 50_000_000;
       }
       s = sampler.sample();
-      j = classifier.observe(Observations.from(s));
+      Observation o = Observations.from(s, Double.NaN, false);
+      j = classifier.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
       if (sec < 5) {
         assertEquals(0, s.throughput(Direction.DOWNLOAD), "only a baseline before the second answer");
       }
@@ -194,10 +198,11 @@ class NetstackReplayTest {
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, S, 0, S, clock);
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"));
+        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
-    Classifier classifier = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    Classifier classifier = new Classifier(Thresholds.defaults());
     long sent = 0;
     answers.add(NetbirdJson.netstack(peers(0)));
     sampler.sample();
@@ -210,7 +215,8 @@ class NetstackReplayTest {
       netbirdRuns(t, 290); // and the netbird process keeps 2.9 of them busy: past the ~3 a userspace datapath uses
       sent += 400_000_000; // 3.2 Gbit/s over 8 tunnels: near the 3.4 Gbit/s netstack reference for 4 cores
       answers.add(NetbirdJson.netstack(peers(sent)));
-      j = classifier.observe(Observations.from(sampler.sample()));
+      Observation o = Observations.from(sampler.sample(), Double.NaN, false);
+      j = classifier.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     }
     assertEquals(Verdict.CPU_BOUND, j.of(Direction.DOWNLOAD).verdict(), j.toString());
     List<Advice> advice = j.advice().stream().map(AdviceItem::advice).toList();

@@ -33,8 +33,8 @@ class InterfaceTrackerTest {
   void firstReadIsOnlyABaseline() {
     InterfaceTracker t = new InterfaceTracker(1.0);
     assertFalse(t.update(wt0(7, 5_000_000, 9_000_000), 0, MAX));
-    assertEquals(0, t.rate(InterfaceTracker.TX_BYTES));
-    assertEquals(0, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(0, t.snapshot().rate(InterfaceTracker.TX_BYTES));
+    assertEquals(0, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test
@@ -42,9 +42,9 @@ class InterfaceTrackerTest {
     InterfaceTracker t = new InterfaceTracker(1.0);
     t.update(wt0(7, 0, 0), 0, MAX);
     t.update(wt0(7, 1_000_000, 250_000_000), 2 * S, MAX);
-    assertEquals(125_000_000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
-    assertEquals(500_000, t.rate(InterfaceTracker.RX_BYTES), 1e-6);
-    assertEquals(250_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(125_000_000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(500_000, t.snapshot().rate(InterfaceTracker.RX_BYTES), 1e-6);
+    assertEquals(250_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test
@@ -53,11 +53,11 @@ class InterfaceTrackerTest {
     t.update(wt0(7, 0, 0), 0, MAX);
     t.update(wt0(7, 0, 100_000_000), S, MAX);
     assertTrue(t.update(wt0(9, 0, 30_000_000), 2 * S, MAX));
-    assertEquals(1, t.restarts());
-    assertEquals(30_000_000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
-    assertEquals(130_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(1, t.snapshot().restarts());
+    assertEquals(30_000_000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(130_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
     t.update(wt0(9, 0, 130_000_000), 3 * S, MAX);
-    assertEquals(100_000_000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(100_000_000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
   }
 
   @Test
@@ -65,8 +65,8 @@ class InterfaceTrackerTest {
     InterfaceTracker t = new InterfaceTracker(1.0);
     t.update(wt0(7, 0, 900_000_000), 0, MAX);
     assertTrue(t.update(wt0(7, 0, 1_000), S, MAX));
-    assertTrue(t.rate(InterfaceTracker.TX_BYTES) >= 0);
-    assertEquals(1_000, t.total(InterfaceTracker.TX_BYTES));
+    assertTrue(t.snapshot().rate(InterfaceTracker.TX_BYTES) >= 0);
+    assertEquals(1_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test
@@ -75,11 +75,11 @@ class InterfaceTrackerTest {
     t.update(wt0(7, 0, 0), 0, MAX);
     t.update(wt0(7, 0, 100_000_000), S, MAX);
     t.update(InterfaceReading.absent("wt0"), 2 * S, MAX);
-    assertEquals(0, t.rate(InterfaceTracker.TX_BYTES));
+    assertEquals(0, t.snapshot().rate(InterfaceTracker.TX_BYTES));
     t.update(InterfaceReading.absent("wt0"), 3 * S, MAX);
     assertTrue(t.update(wt0(12, 0, 5_000_000), 4 * S, MAX));
-    assertEquals(5_000_000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
-    assertEquals(105_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(5_000_000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(105_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test
@@ -88,7 +88,7 @@ class InterfaceTrackerTest {
     long nearTop = Long.parseUnsignedLong("18446744073709551000");
     t.update(wt0(7, 0, nearTop), 0, MAX);
     assertFalse(t.update(wt0(7, 0, 384), S, MAX));
-    assertEquals(1000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(1000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
   }
 
   @Test
@@ -97,14 +97,14 @@ class InterfaceTrackerTest {
     t.update(wt0(7, 0, 1_000_000_000), 0, TEN_GBE);
     t.update(wt0(7, 0, 1_100_000_000), S, TEN_GBE);
     assertFalse(t.update(wt0(7, 0, 1_100_000_000 + 1_000_000_000_000_000L), 2 * S, TEN_GBE));
-    assertTrue(Double.isNaN(t.rate(InterfaceTracker.TX_BYTES)), "rate " + t.rate(InterfaceTracker.TX_BYTES));
-    assertEquals(100_000_000, t.total(InterfaceTracker.TX_BYTES));
-    assertEquals(0, t.restarts());
+    assertTrue(Double.isNaN(t.snapshot().rate(InterfaceTracker.TX_BYTES)), "rate " + t.snapshot().rate(InterfaceTracker.TX_BYTES));
+    assertEquals(100_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
+    assertEquals(0, t.snapshot().restarts());
     // bytes and packets both jumped
     assertEquals(2, t.snapshot().tooFast());
     t.update(wt0(7, 0, 1_100_000_000 + 1_000_000_000_000_000L + 50_000_000), 3 * S, TEN_GBE);
-    assertEquals(50_000_000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
-    assertEquals(150_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(50_000_000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(150_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test
@@ -112,7 +112,7 @@ class InterfaceTrackerTest {
     InterfaceTracker t = new InterfaceTracker(1.0);
     t.update(wt0(7, 0, 0), 0, TEN_GBE);
     t.update(wt0(7, 0, 2_500_000_000L), S, TEN_GBE);
-    assertEquals(2.5e9, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(2.5e9, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
     assertEquals(0, t.snapshot().tooFast());
   }
 
@@ -124,12 +124,12 @@ class InterfaceTrackerTest {
     t.update(wt0(7, 0, 0), 0, TEN_GBE);
     t.update(wt0(7, 0, 1_250_000_000), S / 1000, TEN_GBE);
     assertEquals(0, t.snapshot().tooFast());
-    assertEquals(1_250_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(1_250_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
     // ... but 1.25e12 B/s over that millisecond is no rate: it is unknown, never a spike.
-    assertTrue(Double.isNaN(t.rate(InterfaceTracker.TX_BYTES)));
+    assertTrue(Double.isNaN(t.snapshot().rate(InterfaceTracker.TX_BYTES)));
     t.update(wt0(7, 0, 2_600_000_000L), 2 * S / 1000, TEN_GBE);
     assertEquals(1, t.snapshot().tooFast());
-    assertEquals(1_250_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(1_250_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test
@@ -137,15 +137,15 @@ class InterfaceTrackerTest {
     InterfaceTracker t = new InterfaceTracker(1.0);
     t.update(counters(7, 1_200_000_000, 1_600_000_000, 1_000, 2_000, 0), 0, TEN_GBE);
     t.update(counters(7, 1_200_000_000, -1L, 1_000, 2_000, 0), S, TEN_GBE);
-    assertTrue(Double.isNaN(t.rate(InterfaceTracker.TX_BYTES)));
-    assertEquals(0, t.rate(InterfaceTracker.RX_BYTES));
-    assertEquals(0, t.total(InterfaceTracker.TX_BYTES));
-    assertEquals(0, t.total(InterfaceTracker.RX_BYTES));
-    assertEquals(0, t.restarts());
+    assertTrue(Double.isNaN(t.snapshot().rate(InterfaceTracker.TX_BYTES)));
+    assertEquals(0, t.snapshot().rate(InterfaceTracker.RX_BYTES));
+    assertEquals(0, t.snapshot().total(InterfaceTracker.TX_BYTES));
+    assertEquals(0, t.snapshot().total(InterfaceTracker.RX_BYTES));
+    assertEquals(0, t.snapshot().restarts());
     // Counting on from there wraps past 2^64: that much is traffic again.
     t.update(counters(7, 1_200_000_000, 4_999_999L, 1_000, 2_000, 0), 2 * S, TEN_GBE);
-    assertEquals(5_000_000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
-    assertEquals(5_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(5_000_000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(5_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test
@@ -153,13 +153,13 @@ class InterfaceTrackerTest {
     InterfaceTracker t = new InterfaceTracker(1.0);
     t.update(counters(7, 1_200_000_000, 1_600_000_000, 1_000, 2_000, 3), 0, TEN_GBE);
     assertFalse(t.update(counters(7, 1_200_000_000, 1_600_000_000, 1_000, 2_000, 2), S, TEN_GBE));
-    assertEquals(0, t.restarts());
-    assertEquals(0, t.total(InterfaceTracker.TX_BYTES));
-    assertEquals(0, t.total(InterfaceTracker.RX_BYTES));
-    assertEquals(0, t.rate(InterfaceTracker.TX_BYTES));
+    assertEquals(0, t.snapshot().restarts());
+    assertEquals(0, t.snapshot().total(InterfaceTracker.TX_BYTES));
+    assertEquals(0, t.snapshot().total(InterfaceTracker.RX_BYTES));
+    assertEquals(0, t.snapshot().rate(InterfaceTracker.TX_BYTES));
     assertEquals(1, t.snapshot().wentBack());
     t.update(counters(7, 1_200_000_000, 1_600_000_000, 1_000, 2_000, 5), 2 * S, TEN_GBE);
-    assertEquals(3, t.total(InterfaceTracker.RX_DROPPED));
+    assertEquals(3, t.snapshot().total(InterfaceTracker.RX_DROPPED));
   }
 
   @Test
@@ -167,9 +167,9 @@ class InterfaceTrackerTest {
     InterfaceTracker t = new InterfaceTracker(1.0);
     t.update(wt0(7, 1_200_000_000, 1_600_000_000), 0, TEN_GBE);
     assertTrue(t.update(wt0(7, 1_205_000_000, 1_000_000), S, TEN_GBE));
-    assertEquals(1, t.restarts());
-    assertEquals(1_000_000, t.total(InterfaceTracker.TX_BYTES));
-    assertEquals(5_000_000, t.total(InterfaceTracker.RX_BYTES));
+    assertEquals(1, t.snapshot().restarts());
+    assertEquals(1_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
+    assertEquals(5_000_000, t.snapshot().total(InterfaceTracker.RX_BYTES));
   }
 
   @Test
@@ -178,11 +178,11 @@ class InterfaceTrackerTest {
     t.update(wt0(7, 0, 0), 0, TEN_GBE);
     t.update(wt0(7, 0, 100_000_000), S, TEN_GBE);
     t.unreadable();
-    assertTrue(Double.isNaN(t.rate(InterfaceTracker.TX_BYTES)));
+    assertTrue(Double.isNaN(t.snapshot().rate(InterfaceTracker.TX_BYTES)));
     t.unreadable();
     t.update(wt0(7, 0, 400_000_000), 4 * S, TEN_GBE);
-    assertEquals(100_000_000, t.rate(InterfaceTracker.TX_BYTES), 1e-6);
-    assertEquals(400_000_000, t.total(InterfaceTracker.TX_BYTES));
+    assertEquals(100_000_000, t.snapshot().rate(InterfaceTracker.TX_BYTES), 1e-6);
+    assertEquals(400_000_000, t.snapshot().total(InterfaceTracker.TX_BYTES));
   }
 
   @Test

@@ -25,8 +25,10 @@ class SamplerFixtureTest {
 
   private Sampler sampler(FixtureTree t, OptionalDouble lineRate) {
     SamplerSettings s = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), lineRate,
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"));
-    return new Sampler(s, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    return new Sampler(s, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
+        Runnable::run, null);
   }
 
   @Test
@@ -37,7 +39,8 @@ class SamplerFixtureTest {
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
         Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"), Duration.ZERO,
         Path.of("/var/run"), Optional.of(cgroup));
-    Sampler s = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
+    Sampler s = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
+        Runnable::run, null);
     Sample first = s.sample();
     assertEquals(2.5, first.cpuQuotaCores(), 1e-12);
     assertEquals(new SourceHealth(true, 0, ""), first.source(CpuQuotaCollector.SOURCE));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.judge.Advice;
 import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
@@ -19,6 +20,7 @@ import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The words quote the judgement's facts and the reference profile's figures; they decide nothing. */
@@ -26,10 +28,10 @@ class ExplainerTest {
   private static final double GBPS = Units.BYTES_PER_GBPS;
 
   private static Judgement judge(Observation o) {
-    Classifier c = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE);
+    Classifier c = new Classifier(Thresholds.defaults());
     Judgement j = null;
     for (int i = 0; i < 3; i++) {
-      j = c.observe(o);
+      j = c.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     }
     return j;
   }

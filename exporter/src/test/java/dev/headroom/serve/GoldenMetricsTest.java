@@ -1,5 +1,7 @@
 package dev.headroom.serve;
 
+import dev.headroom.judge.CeilingSelector;
+import dev.headroom.judge.Observation;
 import dev.headroom.testing.Needs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -27,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,8 +85,10 @@ class GoldenMetricsTest {
     FakeClock clock = new FakeClock();
     SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
         fixture.equals("kernel") ? OptionalDouble.of(1.25e9) : OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"));
-    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L);
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
+        Runnable::run, null);
     sampler.sample();
     if (!fixture.equals("notunnel")) {
       t.traffic("wt0", 312_500_000, 250_000, 62_500_000, 100_000);
@@ -95,7 +100,8 @@ class GoldenMetricsTest {
     }
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
-    Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
+    Observation o = Observations.from(s, Double.NaN, false);
+    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     return new Published(s, j, new Published.ScrapePeaks(
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
   }

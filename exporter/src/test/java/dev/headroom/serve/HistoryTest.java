@@ -34,8 +34,10 @@ class HistoryTest {
     if (sampler == null) {
       tree = tree == null ? FixtureTree.copy("kernel", dir) : tree;
       SamplerSettings s = new SamplerSettings(tree.sys(), tree.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-          Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"));
-      sampler = new Sampler(s, new ProcStatCpuSource(tree.sys(), tree.proc()), clock, () -> 1_764_460_800_000L);
+          Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"),
+          Duration.ZERO, Path.of("/var/run"), Optional.empty());
+      sampler = new Sampler(s, new ProcStatCpuSource(tree.sys(), tree.proc()), clock, () -> 1_764_460_800_000L,
+          Runnable::run, null);
     } else {
       clock.advanceSeconds(1);
     }

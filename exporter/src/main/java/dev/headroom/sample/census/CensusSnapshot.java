@@ -10,7 +10,6 @@ import java.util.Objects;
  *
  * <p>Usage: {@code snap.tunnels() + " tunnels, " + snap.active() + " active"}
  *
- * @param monotonicNanos the sample time it describes ({@link System#nanoTime()} scale)
  * @param intervalSeconds length of the interval the rates cover; 0 on the first sample (no rates yet)
  * @param tunnels peers configured on the interface
  * @param handshakeRecent peers with a handshake younger than the configured window
@@ -23,7 +22,6 @@ import java.util.Objects;
  * @param topTalkers the busiest tunnels, fastest first (both directions together)
  */
 public record CensusSnapshot(
-    long monotonicNanos,
     double intervalSeconds,
     int tunnels,
     int handshakeRecent,
@@ -39,12 +37,6 @@ public record CensusSnapshot(
     Objects.requireNonNull(download, "download");
     Objects.requireNonNull(upload, "upload");
     topTalkers = List.copyOf(topTalkers);
-  }
-
-  /** An empty census (no sample yet, or the tunnel is absent). */
-  public static CensusSnapshot empty(long monotonicNanos) {
-    return new CensusSnapshot(monotonicNanos, 0, 0, 0, 0, 0, 0, 0,
-        DirectionCensus.empty(Direction.DOWNLOAD), DirectionCensus.empty(Direction.UPLOAD), List.of());
   }
 
   /** True when the rates describe an interval (false on the first sample after start). */

@@ -1,6 +1,5 @@
 package dev.headroom.sample.census;
 
-import dev.headroom.sample.Direction;
 import java.util.Objects;
 
 /**
@@ -8,7 +7,6 @@ import java.util.Objects;
  *
  * <p>Usage: {@code snapshot.download().hottestShare() > 0.5 ? "one tunnel dominates" : "spread"}
  *
- * @param direction download (peer to users, WireGuard tx) or upload (users to peer, WireGuard rx)
  * @param totalBytesPerSecond sum of all tunnels' rates (WireGuard per-peer bytes: includes its framing,
  *     so a few percent above the interface's inner-IP throughput)
  * @param hottestBytesPerSecond the fastest single tunnel
@@ -18,7 +16,6 @@ import java.util.Objects;
  * @param histogram rates of the active tunnels
  */
 public record DirectionCensus(
-    Direction direction,
     double totalBytesPerSecond,
     double hottestBytesPerSecond,
     double hottestShare,
@@ -26,11 +23,6 @@ public record DirectionCensus(
     RateHistogram histogram) {
 
   public DirectionCensus {
-    Objects.requireNonNull(direction, "direction");
     Objects.requireNonNull(histogram, "histogram");
-  }
-
-  static DirectionCensus empty(Direction d) {
-    return new DirectionCensus(d, 0, 0, 0, 0, RateHistogram.empty());
   }
 }

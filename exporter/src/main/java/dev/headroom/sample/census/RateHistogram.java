@@ -5,10 +5,9 @@ import java.util.Arrays;
 /**
  * How many tunnels moved how fast in one direction during one sample interval, in fixed log-spaced
  * buckets (1-2.5-5 per decade, 1 kB/s to 1 GB/s), suitable for a Prometheus histogram: bucket bounds
- * never change, so series never churn. Counts here are per bucket, not cumulative;
- * {@link #cumulativeCount(int)} gives the Prometheus {@code le} view.
+ * never change, so series never churn. Counts here are per bucket, not cumulative.
  *
- * <p>Usage: {@code for (int i = 0; i < h.bucketCount(); i++) emit(h.upperBound(i), h.cumulativeCount(i));}
+ * <p>Usage: {@code for (int i = 0; i < h.bucketCount(); i++) totals[i] += h.countInBucket(i);}
  */
 public final class RateHistogram {
 
@@ -25,7 +24,6 @@ public final class RateHistogram {
 
   private final long[] counts;
   private final double sum;
-  private final long count;
 
   RateHistogram(long[] counts, double sum) {
     if (counts.length != UPPER_BOUNDS.length + 1) {
@@ -33,11 +31,6 @@ public final class RateHistogram {
     }
     this.counts = counts.clone();
     this.sum = sum;
-    this.count = Arrays.stream(counts).sum();
-  }
-
-  static RateHistogram empty() {
-    return new RateHistogram(new long[UPPER_BOUNDS.length + 1], 0);
   }
 
   /** The bucket a rate falls in: the first bound {@code >=} the rate (Prometheus {@code le}). */
@@ -56,23 +49,9 @@ public final class RateHistogram {
     return counts.length;
   }
 
-  /** Upper bound of bucket {@code i}; {@code +Inf} for the last. */
-  public double upperBound(int i) {
-    return i < UPPER_BOUNDS.length ? UPPER_BOUNDS[i] : Double.POSITIVE_INFINITY;
-  }
-
   /** Tunnels in bucket {@code i} alone. */
   public long countInBucket(int i) {
     return counts[i];
-  }
-
-  /** Tunnels at or below {@link #upperBound(int)}. */
-  public long cumulativeCount(int i) {
-    return Arrays.stream(counts, 0, i + 1).sum();
-  }
-
-  public long count() {
-    return count;
   }
 
   /** Sum of the observed rates, bytes per second. */
@@ -82,6 +61,6 @@ public final class RateHistogram {
 
   @Override
   public String toString() {
-    return "RateHistogram{count=" + count + ", sum=" + sum + ", buckets=" + Arrays.toString(counts) + "}";
+    return "RateHistogram{sum=" + sum + ", buckets=" + Arrays.toString(counts) + "}";
   }
 }

@@ -1,7 +1,6 @@
 package dev.headroom.sample.census;
 
 import dev.headroom.read.wg.TunnelPeer;
-import dev.headroom.sample.Direction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -166,13 +165,13 @@ public final class TunnelCensus {
     previousNanos = monotonicNanos;
     havePrevious = true;
 
-    DirectionCensus down = new DirectionCensus(Direction.DOWNLOAD, downTotal, downHottest,
+    DirectionCensus down = new DirectionCensus(downTotal, downHottest,
         share(downHottest, downTotal), active == 0 ? 0 : downActiveSum / active,
         new RateHistogram(downBuckets, downActiveSum));
-    DirectionCensus up = new DirectionCensus(Direction.UPLOAD, upTotal, upHottest,
+    DirectionCensus up = new DirectionCensus(upTotal, upHottest,
         share(upHottest, upTotal), active == 0 ? 0 : upActiveSum / active,
         new RateHistogram(upBuckets, upActiveSum));
-    return new CensusSnapshot(monotonicNanos, dt, tunnels, handshakeRecent, active, appeared,
+    return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared,
         disappeared, resets, down, up, top);
   }
 

@@ -73,19 +73,19 @@ public class SampleBench {
     Path sys = tree.resolve("sys");
     Path proc = tree.resolve("proc");
     fixture = new Sampler(settings(sys, proc, "wt0", OptionalDouble.of(1.25e9)),
-        new ProcStatCpuSource(sys, proc), System::nanoTime);
+        new ProcStatCpuSource(sys, proc), System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     fixture.sample(); // baseline, as the daemon's first tick
     // A userspace datapath (NetBird's usual mode): its process's stat and affinity are read every sample.
     userspaceTree = Fixtures.copy("userspace");
     fixtureUserspace = new Sampler(settings(userspaceTree.resolve("sys"), userspaceTree.resolve("proc"), "wt0",
         OptionalDouble.of(1.25e9)), new ProcStatCpuSource(userspaceTree.resolve("sys"), userspaceTree.resolve("proc")),
-        System::nanoTime);
+        System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     fixtureUserspace.sample();
     // The real system, as the service samples it: OSHI for CPU, lo standing in for the tunnel.
     Path realSys = Path.of("/sys");
     Path realProc = Path.of("/proc");
     live = new Sampler(settings(realSys, realProc, "lo", OptionalDouble.empty()),
-        CpuSource.forRoots(realSys, realProc), System::nanoTime);
+        CpuSource.forRoots(realSys, realProc), System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     live.sample();
     liveNet = new NetInterfaceReader(realSys);
     oshi = new OshiCpuSource(realSys);
@@ -102,7 +102,8 @@ public class SampleBench {
 
   private static SamplerSettings settings(Path sys, Path proc, String tunnel, OptionalDouble lineRate) {
     return new SamplerSettings(sys, proc, tunnel, Optional.empty(), lineRate,
-        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"));
+        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
   }
 
   @TearDown(Level.Trial)

@@ -1,8 +1,10 @@
 package dev.headroom.bench;
 
+import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Observation;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.read.ProcStatCpuSource;
@@ -23,6 +25,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
@@ -72,8 +75,10 @@ public class ScrapeBench {
     Path proc = tree.resolve("proc");
     AtomicLong clock = new AtomicLong(1_000_000_000L);
     SamplerSettings settings = new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.of(1.25e9),
-        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"));
-    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(sys, proc), clock::get, () -> 1_764_460_800_000L);
+        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"),
+        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(sys, proc), clock::get, () -> 1_764_460_800_000L,
+        Runnable::run, null);
     sampler.sample();
     Fixtures.addCounter(tree, "wt0", "tx_bytes", 312_500_000);
     Fixtures.addCounter(tree, "wt0", "tx_packets", 250_000);
@@ -81,7 +86,8 @@ public class ScrapeBench {
     Fixtures.addCounter(tree, "wt0", "rx_packets", 100_000);
     clock.addAndGet(1_000_000_000L);
     Sample s = sampler.sample();
-    Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
+    Observation o = Observations.from(s, Double.NaN, false);
+    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     Published p = new Published(s, j, new Published.ScrapePeaks(
         sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
