@@ -1,5 +1,6 @@
 package dev.headroom.serve;
 
+import dev.headroom.judge.Learned;
 import dev.headroom.testing.Needs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -97,6 +98,7 @@ class GoldenMetricsTest {
     Sample s = sampler.sample();
     Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
     return new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null,
+        SamplerTiming.NONE, Learned.NONE);
   }
 }

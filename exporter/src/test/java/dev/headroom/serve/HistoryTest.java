@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.json.Json;
+import dev.headroom.judge.Learned;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Core;
@@ -39,7 +40,7 @@ class HistoryTest {
     } else {
       clock.advanceSeconds(1);
     }
-    return new Published(sampler.sample(), null, null, null);
+    return new Published(sampler.sample(), null, null, null, SamplerTiming.NONE, Learned.NONE);
   }
 
   /** The points of {@code /api/v1/history}, oldest first. */

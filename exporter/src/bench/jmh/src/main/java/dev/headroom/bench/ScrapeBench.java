@@ -3,6 +3,7 @@ package dev.headroom.bench;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.read.ProcStatCpuSource;
@@ -11,6 +12,7 @@ import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
 import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.SamplerTiming;
 import dev.headroom.serve.web.Refusals;
 import dev.headroom.serve.Published;
 import io.prometheus.metrics.config.EscapingScheme;
@@ -83,7 +85,8 @@ public class ScrapeBench {
     Sample s = sampler.sample();
     Judgement j = new Classifier(Thresholds.defaults(), null, ConfigCeilings.NONE).observe(Observations.from(s));
     Published p = new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null,
+        SamplerTiming.NONE, Learned.NONE);
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
     headroomOnly = new PrometheusRegistry();
     headroomOnly.register(new HeadroomCollector(() -> p, info, new Refusals()));
