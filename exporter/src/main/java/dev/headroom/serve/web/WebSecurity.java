@@ -32,7 +32,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * Javalin app = Javalin.create(config -> {
  *   config.jetty.host = host;          // null or "" binds all addresses
  *   config.jetty.port = port;          // 0 picks a free port; app.port() tells which
- *   WebSecurity.apply(config, web, refusals);   // the same Refusals the HeadroomCollector exposes
+ *   WebSecurity.apply(config, web, WebSecurity.Limits.DEFAULT, refusals); // refusals: as HeadroomCollector's
  *   config.routes.get("/metrics", ...);
  * }).start();
  * }</pre>
@@ -91,11 +91,6 @@ public final class WebSecurity {
   }
 
   private WebSecurity() {}
-
-  /** {@link #apply(JavalinConfig, WebConfig, Limits, Refusals)} with {@link Limits#DEFAULT}. */
-  public static void apply(JavalinConfig config, WebConfig web, Refusals refusals) {
-    apply(config, web, Limits.DEFAULT, refusals);
-  }
 
   /**
    * Configures {@code config}: a bounded thread pool, one connector (TLS or plain) with the limits,
