@@ -43,13 +43,9 @@ public final class PrometheusQuery {
   }
 
   public PrometheusQuery(URI base) {
-    this(base, HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-        .followRedirects(HttpClient.Redirect.NORMAL).build());
-  }
-
-  PrometheusQuery(URI base, HttpClient client) {
     this.base = base;
-    this.client = client;
+    this.client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL)
+        .build();
   }
 
   /**

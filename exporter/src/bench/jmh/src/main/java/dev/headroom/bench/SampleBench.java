@@ -87,7 +87,7 @@ public class SampleBench {
     live = new Sampler(settings(realSys, realProc, "lo", OptionalDouble.empty()),
         CpuSource.forRoots(realSys, realProc), System::nanoTime);
     live.sample();
-    liveNet = new NetInterfaceReader(realSys);
+    liveNet = new NetInterfaceReader(realSys, System::nanoTime);
     oshi = new OshiCpuSource(realSys);
     liveProcStat = new ProcStatCpuSource(realSys, realProc);
     // Rediscovery period 0: every read scans /proc, as the sampler does every 10 s while no datapath process
