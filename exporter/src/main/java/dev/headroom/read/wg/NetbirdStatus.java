@@ -16,8 +16,6 @@ import java.util.OptionalDouble;
  * @param relayed connected peers with connection type Relayed
  * @param latencySeconds measured latency of each connected peer that reported one (older clients: none)
  * @param usesKernelInterface NetBird reports the kernel WireGuard datapath (false when it does not say)
- * @param netbirdIp this peer's NetBird address with prefix ({@code 100.90.0.1/16}), "" when not enrolled
- * @param daemonVersion the daemon's version, "" when not reported
  * @param daemonConnected NetBird says it is up: {@code daemonStatus} is {@code Connected}, or (older clients,
  *     which have no {@code daemonStatus}) management is connected
  * @param transfers every listed peer with a public key and its byte counters, in NetBird's order
@@ -29,8 +27,6 @@ public record NetbirdStatus(
     int relayed,
     List<Double> latencySeconds,
     boolean usesKernelInterface,
-    String netbirdIp,
-    String daemonVersion,
     boolean daemonConnected,
     List<PeerTransfer> transfers) {
 

@@ -131,7 +131,7 @@ public final class BasicAuth implements Handler {
     byte[] dummyDigest = new byte[23];
     random.nextBytes(dummySalt);
     random.nextBytes(dummyDigest); // matches no password
-    this.dummy = new Bcrypt.Hash('b', cost, dummySalt, dummyDigest);
+    this.dummy = new Bcrypt.Hash(cost, dummySalt, dummyDigest);
     this.hashSlots = new Semaphore(settings.concurrentHashes(), true);
     this.failures = new FailureLimiter(settings.failureBurst(), settings.failureRefill().toNanos(),
         settings.maxClients(), nanoClock);
