@@ -120,7 +120,7 @@ public final class WebSecurity {
 
     if (web.basicAuth()) {
       config.routes.before(new BasicAuth(web.basicAuthUsers(),
-          BasicAuth.Settings.DEFAULT.withCacheTtl(limits.authCacheTtl()), System::nanoTime, refusals));
+          BasicAuth.Settings.DEFAULT.withCacheTtl(limits.authCacheTtl()), System::nanoTime, refusals, Bcrypt::verify));
     }
   }
 
