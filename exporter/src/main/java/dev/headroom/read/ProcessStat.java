@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * Pure parser of {@code /proc/<pid>/stat}: the process's user and system CPU time. Works on the file's bytes,
  * with no splitting and no name string, since the datapath's stat is read every second.
  *
- * <p>Usage: {@code ProcessStat s = ProcessStat.parse(Files.readString(f), f); long ms = s.cpuMillis();}
+ * <p>Usage: {@code ProcessStat s = ProcessStat.parse(bytes, length, f); long ms = s.cpuMillis();}
  */
 public record ProcessStat(long utimeMillis, long stimeMillis) {
   /** utime and stime are fields 14 and 15: the 12th and 13th after the name's closing parenthesis. */
@@ -15,11 +15,6 @@ public record ProcessStat(long utimeMillis, long stimeMillis) {
 
   public long cpuMillis() {
     return utimeMillis + stimeMillis;
-  }
-
-  public static ProcessStat parse(String content, Path file) throws ReadException {
-    byte[] b = content.getBytes(StandardCharsets.UTF_8);
-    return parse(b, b.length, file);
   }
 
   /** Parses the first {@code len} bytes of {@code b}. */

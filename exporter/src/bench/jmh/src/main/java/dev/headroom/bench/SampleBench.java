@@ -57,8 +57,8 @@ public class SampleBench {
   private Path userspaceTree;
   private Sampler fixtureUserspace;
   private Sampler live;
-  private String fixtureStat;
-  private String liveStat;
+  private byte[] fixtureStat;
+  private byte[] liveStat;
   private Path statPath;
   private String counter;
   private Path counterPath;
@@ -94,8 +94,8 @@ public class SampleBench {
     // is found (or for kernel WireGuard's workers); its cost per sample is this over 10.
     liveDiscovery = new DatapathCpuReader(realProc, "lo", List.of("netbird", "wireguard-go"), 0);
     statPath = proc.resolve("stat");
-    fixtureStat = Files.readString(statPath);
-    liveStat = Files.readString(realProc.resolve("stat"));
+    fixtureStat = Files.readAllBytes(statPath);
+    liveStat = Files.readAllBytes(realProc.resolve("stat"));
     counterPath = sys.resolve("class/net/wt0/statistics/tx_bytes");
     counter = Files.readString(counterPath);
   }
@@ -158,12 +158,12 @@ public class SampleBench {
 
   @Benchmark
   public List<CpuTimes> parseCoresFixture4Cores() throws ReadException {
-    return ProcStat.parseCores(fixtureStat, statPath);
+    return ProcStat.parseCores(fixtureStat, fixtureStat.length, statPath);
   }
 
   @Benchmark
   public List<CpuTimes> parseCoresLive() throws ReadException {
-    return ProcStat.parseCores(liveStat, statPath);
+    return ProcStat.parseCores(liveStat, liveStat.length, statPath);
   }
 
   @Benchmark
