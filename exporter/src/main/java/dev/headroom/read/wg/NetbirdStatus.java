@@ -33,9 +33,6 @@ public record NetbirdStatus(
   public NetbirdStatus {
     latencySeconds = List.copyOf(latencySeconds);
     transfers = List.copyOf(transfers);
-    if (peersTotal < 0 || peersConnected < 0 || p2p < 0 || relayed < 0) {
-      throw new IllegalArgumentException("negative peer count");
-    }
   }
 
   /**
