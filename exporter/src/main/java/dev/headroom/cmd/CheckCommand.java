@@ -19,7 +19,7 @@ public final class CheckCommand {
 
   public static int run(Config config, PrintStream out, PrintStream err) throws InterruptedException {
     Published p;
-    try (Daemon d = Daemon.start(config)) {
+    try (Daemon d = Daemon.start(config, System::nanoTime)) {
       long end = System.nanoTime() + config.checkDuration().toNanos();
       // At least two samples are needed for a rate, whatever the duration says.
       do {

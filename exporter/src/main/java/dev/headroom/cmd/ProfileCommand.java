@@ -55,7 +55,7 @@ public final class ProfileCommand {
   public static int run(Config config, InputStream in, PrintStream out, PrintStream err, AtomicBoolean stop)
       throws InterruptedException {
     BlockingQueue<Sample> samples = new LinkedBlockingQueue<>();
-    try (Daemon daemon = Daemon.start(config)) {
+    try (Daemon daemon = Daemon.start(config, System::nanoTime)) {
       daemon.addListener(p -> samples.add(p.sample()));
       return run(config, () -> samples.poll(200, TimeUnit.MILLISECONDS), in, out, err, stop);
     }

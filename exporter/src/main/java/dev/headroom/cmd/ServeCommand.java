@@ -22,6 +22,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +71,7 @@ public final class ServeCommand {
     Running running;
     try {
       web = webConfig(config);
-      running = start(config, web);
+      running = start(config, web, () -> {}, System::nanoTime);
     } catch (WebConfigException e) {
       err.println("headroom: web config: " + e.getMessage());
       return 2;
@@ -91,12 +92,7 @@ public final class ServeCommand {
    * starts, naming the file, the key and the problem.
    */
   public static Running start(Config config) {
-    return start(config, webConfig(config));
-  }
-
-  /** Starts with the clock that stamps each reading of the counters (see {@link Daemon#start(Config, java.util.function.LongSupplier)}). */
-  public static Running start(Config config, java.util.function.LongSupplier readingClock) {
-    return start(config, webConfig(config), () -> {}, readingClock);
+    return start(config, webConfig(config), () -> {}, System::nanoTime);
   }
 
   /** The web config {@code config} names, parsed and checked; {@link WebConfig#NONE} when none. */
@@ -104,21 +100,12 @@ public final class ServeCommand {
     return config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
   }
 
-  /** Starts sampling and serving with an already parsed web config. */
-  public static Running start(Config config, WebConfig web) {
-    return start(config, web, () -> {});
-  }
-
   /**
-   * Starts sampling and serving; {@code beforeBind} runs once the sampler is up, just before the port is
-   * bound, so a reload can keep the old server answering until then.
+   * Starts sampling and serving with an already parsed web config; {@code beforeBind} runs once the sampler is
+   * up, just before the port is bound, so a reload can keep the old server answering until then.
+   * {@code readingClock} stamps each reading of the counters (see {@link Daemon#start}).
    */
-  static Running start(Config config, WebConfig web, Runnable beforeBind) {
-    return start(config, web, beforeBind, System::nanoTime);
-  }
-
-  private static Running start(Config config, WebConfig web, Runnable beforeBind,
-      java.util.function.LongSupplier readingClock) {
+  public static Running start(Config config, WebConfig web, Runnable beforeBind, LongSupplier readingClock) {
     Optional<CertificateValidity> certificate = web.tls().map(t -> CertificateValidity.read(t.certFile()));
     certificate.ifPresent(c -> c.problems(Instant.now()).forEach(p -> log.warn("tls_server_config: {}", p)));
     Daemon daemon = Daemon.start(config, readingClock);
@@ -138,7 +125,8 @@ public final class ServeCommand {
       beforeBind.run();
       MetricsEndpoint metrics = new MetricsEndpoint(registry, daemon::published);
       server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), metrics,
-          daemon::published, info, new Readiness(config.sampleInterval()), history, c -> WebSecurity.apply(c, web, refusals));
+          daemon::published, info, new Readiness(config.sampleInterval()), history, 
+          c -> WebSecurity.apply(c, web, WebSecurity.Limits.DEFAULT, refusals));
     } catch (RuntimeException e) {
       daemon.close();
       throw e;

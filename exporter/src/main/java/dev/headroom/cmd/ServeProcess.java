@@ -17,7 +17,7 @@ import sun.misc.Signal;
  * status 0; SIGHUP re-reads the command line's configuration (flags and {@code --config.file}) and the web
  * config file, as Prometheus and its exporters do.
  *
- * <p>Usage: {@code ServeProcess.trapSignals(); ... return ServeProcess.run(flags, config, web, ServeCommand.start(config, web));}
+ * <p>Usage: {@code ServeProcess.trapSignals(); ... return ServeProcess.run(flags, config, web, running);}
  *
  * <p>Why exit 0 on SIGTERM: the JVM's own handler runs the shutdown hooks and exits 128+15, which systemd,
  * Docker and runit record as a failure after every ordinary stop. Handling the signal here ends the same
@@ -92,7 +92,7 @@ final class ServeProcess {
     synchronized (this) {
       ServeCommand.Running old = running;
       try {
-        running = ServeCommand.start(next, nextWeb, () -> old.server().close());
+        running = ServeCommand.start(next, nextWeb, () -> old.server().close(), System::nanoTime);
         old.daemon().close();
         config = next;
         web = nextWeb;
@@ -100,7 +100,7 @@ final class ServeProcess {
       } catch (RuntimeException e) {
         log.error("reload failed to start ({}); starting the previous configuration again", e.getMessage());
         old.close();
-        running = ServeCommand.start(config, web);
+        running = ServeCommand.start(config, web, () -> {}, System::nanoTime);
       }
     }
   }

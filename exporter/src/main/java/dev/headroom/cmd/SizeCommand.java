@@ -125,15 +125,6 @@ public final class SizeCommand implements Callable<Integer> {
     this.err = err;
   }
 
-  /** Runs the calculator on the arguments after {@code size}; returns the exit code. */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    try {
-      return Main.execute(Flags.layout(commandLine(out, err)), args, out, err);
-    } catch (Exception e) {
-      throw new IllegalStateException(e); // the calculator throws nothing checked
-    }
-  }
-
   /** A parse error in the calculator's words, with the usage; exit code 2. */
   static int usageError(ParameterException e, CommandLine cl, PrintStream err) {
     String message;

@@ -25,18 +25,10 @@ public final class Quantities {
   private Quantities() {}
 
   /**
-   * A duration longer than zero in Prometheus's grammar ({@code 500ms}, {@code 1s}, {@code 1h30m}, {@code 7d}), the
-   * one grammar of every flag, config key and subcommand option that takes a duration.
+   * A duration in Prometheus's grammar ({@code 500ms}, {@code 1s}, {@code 1h30m}, {@code 7d}), the one grammar of
+   * every flag, config key and subcommand option that takes a duration. Zero ({@code 0s}, or {@code 0} alone as
+   * Prometheus allows) means "off"; {@link ConfigParser} says where a key must be longer than zero.
    */
-  public static Duration duration(String value) {
-    Duration d = durationOrZero(value);
-    if (d.isZero()) {
-      throw new IllegalArgumentException("'" + value + "' must be longer than zero");
-    }
-    return d;
-  }
-
-  /** Like {@link #duration}, where zero ({@code 0s}, or {@code 0} alone as Prometheus allows) means "off". */
   public static Duration durationOrZero(String value) {
     String t = value.strip();
     if (t.equals("0")) {

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The sampling loop: one thread reads, samples and publishes an immutable snapshot every interval.
  *
- * <p>Usage: {@code try (Daemon d = Daemon.start(config)) { Published p = d.published(); }}
+ * <p>Usage: {@code try (Daemon d = Daemon.start(config, System::nanoTime)) { Published p = d.published(); }}
  */
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
@@ -127,16 +127,11 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * Takes the first sample at once (the baseline), the second soon after, then one per interval. NetBird's status, when asked
-   * for, is read on another thread: the CLI can take seconds to answer, which the sampler must not wait on.
-   */
-  public static Daemon start(Config config) {
-    return start(config, System::nanoTime);
-  }
-
-  /**
-   * With the clock that stamps each reading of the counters. A tree of counters replayed at the time they stand
-   * for (a fixture peer) supplies its own, which brings its files up to that time before it answers.
+   * Takes the first sample at once (the baseline), the second soon after, then one per interval. NetBird's status,
+   * when asked for, is read on another thread: the CLI can take seconds to answer, which the sampler must not wait
+   * on. {@code readingClock} stamps each reading of the counters: {@code System::nanoTime}, or for a tree of
+   * counters replayed at the time they stand for (a fixture peer) its own, which brings its files up to that time
+   * before it answers.
    */
   public static Daemon start(Config config, java.util.function.LongSupplier readingClock) {
     Daemon d = new Daemon(config, readingClock);

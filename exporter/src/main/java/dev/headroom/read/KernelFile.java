@@ -79,10 +79,7 @@ public final class KernelFile implements AutoCloseable {
   private int readFrom(FileChannel ch) throws IOException {
     int n = 0;
     while (true) {
-      if (n == bytes.length) {
-        if (n > maxBytes) {
-          throw new ReadException(file + ": longer than " + maxBytes + " bytes, not a kernel file");
-        }
+      if (n == bytes.length) { // never past maxBytes + 1: the check below has thrown by then
         bytes = Arrays.copyOf(bytes, (int) Math.min(maxBytes + 1L, 2L * bytes.length));
         view = ByteBuffer.wrap(bytes);
       }

@@ -20,7 +20,7 @@ import java.util.OptionalInt;
  * A fixture tree is not sysfs (its files are replaced on every change, and a held descriptor would keep the
  * old one), so there every read opens its files.
  *
- * <p>Usage: {@code InterfaceReading wt0 = new NetInterfaceReader(Path.of("/sys")).read("wt0");}
+ * <p>Usage: {@code InterfaceReading wt0 = new NetInterfaceReader(Path.of("/sys"), System::nanoTime).read("wt0");}
  */
 public final class NetInterfaceReader {
   /** How long the slow-changing attributes (mtu, operstate, the WireGuard marker, speed) are trusted. */
@@ -39,13 +39,14 @@ public final class NetInterfaceReader {
 
   /** What changes only when the interface is recreated or reconfigured: re-read by ifindex or age. */
   private record Attributes(int ifindex, int mtu, String operstate, boolean wireguard, OptionalInt threaded,
-      java.util.OptionalLong speedMbps, long readAtNanos) {}
-
-  public NetInterfaceReader(Path sysfsRoot) {
-    this(sysfsRoot, System::nanoTime);
+      java.util.OptionalLong speedMbps, long readAtNanos) {
+    InterfaceReading reading(String name, long[] counters) {
+      return new InterfaceReading(name, true, ifindex, mtu, operstate, InterfaceCounters.of(counters), speedMbps,
+          wireguard, threaded);
+    }
   }
 
-  /** With the clock that ages the cached attributes. */
+  /** {@code clock} ages the cached attributes. */
   public NetInterfaceReader(Path sysfsRoot, java.util.function.LongSupplier clock) {
     this.classNet = sysfsRoot.resolve("class/net");
     this.clock = clock;
@@ -79,14 +80,18 @@ public final class NetInterfaceReader {
     for (int i = 0; i < scratch.length; i++) {
       scratch[i] = counters.readUnsigned(h[i + 1], dir);
     }
+    return attributes(name, dir, ifindex).reading(name, scratch);
+  }
+
+  /** The interface's attributes, from the cache while its ifindex is the same and they are fresh. */
+  private Attributes attributes(String name, Path dir, int ifindex) throws IOException {
     Attributes a = cache.get(name);
     long now = clock.getAsLong();
     if (a == null || a.ifindex() != ifindex || now - a.readAtNanos() >= ATTRIBUTES_TTL_NANOS) {
       a = readAttributes(dir, ifindex, now);
       cache.put(name, a);
     }
-    return new InterfaceReading(name, true, ifindex, a.mtu(), a.operstate(), InterfaceCounters.of(scratch),
-        a.speedMbps(), a.wireguard(), a.threaded());
+    return a;
   }
 
   /** Opens the interface's ifindex and counter files for the next reads; on any failure, holds none. */
@@ -141,12 +146,7 @@ public final class NetInterfaceReader {
       for (int i = 0; i < v.length; i++) {
         v[i] = counters.readUnsigned(stats.resolve(InterfaceCounters.FILES[i]));
       }
-      Attributes a = cache.get(name);
-      long now = clock.getAsLong();
-      if (a == null || a.ifindex() != ifindexBefore || now - a.readAtNanos() >= ATTRIBUTES_TTL_NANOS) {
-        a = readAttributes(dir, ifindexBefore, now);
-        cache.put(name, a);
-      }
+      Attributes a = attributes(name, dir, ifindexBefore);
       // The interface can be recreated while we read it (NetBird restart); a changed ifindex means the
       // counters may mix two interfaces, so the caller must treat this reading as a restart.
       int ifindexAfter = (int) counters.readUnsigned(dir.resolve("ifindex"));
@@ -154,8 +154,7 @@ public final class NetInterfaceReader {
         cache.remove(name);
         throw new ReadException(dir + ": interface was recreated while being read");
       }
-      return new InterfaceReading(name, true, ifindexBefore, a.mtu(), a.operstate(), InterfaceCounters.of(v),
-          a.speedMbps(), a.wireguard(), a.threaded());
+      return a.reading(name, v);
     } catch (ReadException e) {
       cache.remove(name);
       if (!Files.isDirectory(dir)) {

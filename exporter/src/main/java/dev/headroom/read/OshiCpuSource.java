@@ -32,15 +32,11 @@ public final class OshiCpuSource implements CpuSource {
     this.sysfs = sysfsRoot;
   }
 
-  private static CentralProcessor newProcessor() {
-    return new SystemInfo().getHardware().getProcessor();
-  }
-
   @Override
   public CpuReading read() throws ReadException {
     if (processor == null) {
       try {
-        processor = newProcessor();
+        processor = new SystemInfo().getHardware().getProcessor();
       } catch (RuntimeException | LinkageError e) {
         throw new ReadException("OSHI cannot start: " + e, e);
       }

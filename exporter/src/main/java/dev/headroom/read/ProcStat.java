@@ -10,7 +10,7 @@ import java.util.List;
  * label (node_exporter does the same; an offline core simply has no line). It works on the file's bytes as
  * read, with no line strings or splits: it runs every second, and per-core records are all it allocates.
  *
- * <p>Usage: {@code List<CpuTimes> cores = ProcStat.parseCores(Files.readString(stat), stat);}
+ * <p>Usage: {@code List<CpuTimes> cores = ProcStat.parseCores(bytes, length, stat);}
  */
 public final class ProcStat {
   /** USER_HZ: /proc/stat counts in 1/100 s on every Linux architecture. */
@@ -23,11 +23,6 @@ public final class ProcStat {
   private static final int MAX_DIGITS = 17;
 
   private ProcStat() {}
-
-  public static List<CpuTimes> parseCores(String content, Path file) throws ReadException {
-    byte[] b = content.getBytes(StandardCharsets.US_ASCII);
-    return parseCores(b, b.length, file);
-  }
 
   /** Parses the first {@code len} bytes of {@code b}; the cores come back ordered by id. */
   public static List<CpuTimes> parseCores(byte[] b, int len, Path file) throws ReadException {

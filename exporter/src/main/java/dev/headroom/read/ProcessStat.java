@@ -4,22 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * Pure parser of {@code /proc/<pid>/stat}: the process name and its user and system CPU time. Works on the
- * file's bytes, with no splitting, since the datapath's stat is read every second.
+ * Pure parser of {@code /proc/<pid>/stat}: the process's user and system CPU time. Works on the file's bytes,
+ * with no splitting and no name string, since the datapath's stat is read every second.
  *
- * <p>Usage: {@code ProcessStat s = ProcessStat.parse(Files.readString(f), f); long ms = s.cpuMillis();}
+ * <p>Usage: {@code ProcessStat s = ProcessStat.parse(bytes, length, f); long ms = s.cpuMillis();}
  */
-public record ProcessStat(int pid, String comm, long utimeMillis, long stimeMillis) {
+public record ProcessStat(long utimeMillis, long stimeMillis) {
   /** utime and stime are fields 14 and 15: the 12th and 13th after the name's closing parenthesis. */
   private static final int UTIME_AFTER_NAME = 11;
 
   public long cpuMillis() {
     return utimeMillis + stimeMillis;
-  }
-
-  public static ProcessStat parse(String content, Path file) throws ReadException {
-    byte[] b = content.getBytes(StandardCharsets.UTF_8);
-    return parse(b, b.length, file);
   }
 
   /** Parses the first {@code len} bytes of {@code b}. */
@@ -37,7 +32,7 @@ public record ProcessStat(int pid, String comm, long utimeMillis, long stimeMill
     if (open < 1 || close < open) {
       throw malformed(b, len, file, "'pid (comm) state ...'");
     }
-    long pid = number(b, 0, open, b, len, file);
+    number(b, 0, open, b, len, file); // the pid: a file whose first field is not one is no process's stat
     long utime = -1;
     long stime = -1;
     int field = 0;
@@ -63,8 +58,7 @@ public record ProcessStat(int pid, String comm, long utimeMillis, long stimeMill
     if (stime < 0) {
       throw malformed(b, len, file, "at least 15 fields");
     }
-    return new ProcessStat((int) pid, new String(b, open + 1, close - open - 1, StandardCharsets.UTF_8),
-        utime * ProcStat.MS_PER_TICK, stime * ProcStat.MS_PER_TICK);
+    return new ProcessStat(utime * ProcStat.MS_PER_TICK, stime * ProcStat.MS_PER_TICK);
   }
 
   /** A non-negative decimal between {@code from} and {@code to}, blanks around it allowed. */

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
@@ -43,13 +42,9 @@ public final class PrometheusQuery {
   }
 
   public PrometheusQuery(URI base) {
-    this(base, HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-        .followRedirects(HttpClient.Redirect.NORMAL).build());
-  }
-
-  PrometheusQuery(URI base, HttpClient client) {
     this.base = base;
-    this.client = client;
+    this.client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL)
+        .build();
   }
 
   /**
@@ -163,7 +158,7 @@ public final class PrometheusQuery {
 
   record Vector(List<Series> result) {}
 
-  record Series(Map<String, String> metric, List<Object> value) {}
+  record Series(List<Object> value) {}
 
   /** A {@code [<unix time>, "<value>"]} pair's value. */
   private static double number(List<Object> pair, String where) throws QueryException {

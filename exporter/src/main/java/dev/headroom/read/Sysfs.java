@@ -14,26 +14,10 @@ import java.util.OptionalLong;
 /**
  * Pure parse functions for the one-value files of sysfs and procfs, plus small read helpers.
  *
- * <p>Usage: {@code long bytes = Sysfs.parseUnsigned(Files.readString(f), f);}
+ * <p>Usage: {@code long mtu = Sysfs.parseSigned(Sysfs.read(f), f);}
  */
 public final class Sysfs {
   private Sysfs() {}
-
-  /**
-   * Parses a kernel counter: an unsigned decimal up to 2^64-1, returned as the same 64 bits in a long.
-   * Compare with {@link Long#compareUnsigned}; deltas of two such values are right modulo 2^64.
-   */
-  public static long parseUnsigned(String content, Path file) throws ReadException {
-    String s = content.strip();
-    if (s.isEmpty()) {
-      throw ReadException.malformed(file, content, "an unsigned integer (file is empty)");
-    }
-    try {
-      return Long.parseUnsignedLong(s);
-    } catch (NumberFormatException e) {
-      throw ReadException.malformed(file, content, "an unsigned integer");
-    }
-  }
 
   /** Parses a signed decimal (ifindex, mtu, speed, which is -1 for "unknown" on some drivers). */
   public static long parseSigned(String content, Path file) throws ReadException {

@@ -13,8 +13,8 @@ import java.util.function.Consumer;
 /**
  * The last few minutes of samples for the live page: per-direction tunnel rates and per-core busy with the
  * mode shares of each interval. Written only by the sampling thread (it is a {@code Daemon} listener);
- * HTTP threads read {@link #points()}, an immutable list republished after every sample, so neither side
- * ever locks.
+ * HTTP threads read {@link #json(long)} from an immutable list republished after every sample, so neither
+ * side ever locks.
  *
  * <p>Usage: {@code History h = new History(Duration.ofMinutes(5), interval); daemon.addListener(h); h.json(-1);}
  */
@@ -38,30 +38,11 @@ public final class History implements Consumer<Published> {
    * {@code system} counts system and irq, so user + system + softirq + steal = busy. NaN while the core
    * has no previous reading (first sample, just back online) or is offline.
    */
-  public record CoreShare(int cpu, boolean online, double busy, double user, double system, double softirq,
-      double steal) {
-    static CoreShare offline(int cpu) {
-      return new CoreShare(cpu, false, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-    }
-  }
+  private record CoreShare(int cpu, double busy, double user, double system, double softirq, double steal) {}
 
   /** One sample: when, the tunnel rates in bytes per second, and every core. */
-  public record Point(long sequence, long wallMillis, boolean complete, double download, double upload,
-      List<CoreShare> cores) {
-    public Point {
-      cores = List.copyOf(cores);
-    }
-
-    /** The share of one CPU id, or null when this point does not know it. */
-    public CoreShare core(int cpu) {
-      for (CoreShare c : cores) {
-        if (c.cpu() == cpu) {
-          return c;
-        }
-      }
-      return null;
-    }
-  }
+  private record Point(long sequence, long wallMillis, boolean complete, double download, double upload,
+      List<CoreShare> cores) {}
 
   /** Keeps {@code span} worth of samples taken every {@code interval} (capped at {@value #MAX_POINTS}). */
   public History(Duration span, Duration interval) {
@@ -97,19 +78,10 @@ public final class History implements Consumer<Published> {
   /** The sampler already split each core's interval by mode; a core without an interval is unknown here. */
   private static CoreShare share(Core c) {
     if (!c.online()) {
-      return CoreShare.offline(c.cpu());
+      return new CoreShare(c.cpu(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
-    return new CoreShare(c.cpu(), true, c.hasShares() ? c.busy() : Double.NaN, c.user(), c.system(),
+    return new CoreShare(c.cpu(), c.hasShares() ? c.busy() : Double.NaN, c.user(), c.system(),
         c.softirq(), c.steal());
-  }
-
-  /** The ring, oldest first, as an immutable list; safe from any thread. */
-  public List<Point> points() {
-    return snapshot;
-  }
-
-  public int capacity() {
-    return capacity;
   }
 
   /**

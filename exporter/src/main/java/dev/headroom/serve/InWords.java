@@ -83,8 +83,7 @@ public final class InWords {
     if (j != null && !s.tunnelCarried()) {
       b.append("Verdict: ").append(dev.headroom.judge.Verdict.NO_DATAPATH.label())
           .append(" - no tunnel datapath: nothing is measured, so no room is claimed.\n");
-    }
-    if (j != null && s.tunnelCarried()) {
+    } else if (j != null) {
       for (Direction d : Direction.values()) {
         DirectionJudgement dj = j.of(d);
         // The basis already starts with its source ("reference: kernel WireGuard, ...").

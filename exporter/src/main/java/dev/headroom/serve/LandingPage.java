@@ -26,9 +26,7 @@ import java.util.Locale;
 public final class LandingPage {
   private LandingPage() {}
 
-  /**
-   * @param ready   the readiness shown in the header (may be null)
-   */
+  /** The page for {@code p} (null before the first sample), with {@code ready} in its header. */
   public static String render(Published p, HeadroomCollector.ExporterInfo info, String telemetryPath,
       Readiness.State ready) {
     Sample s = p == null ? null : p.sample();
@@ -40,7 +38,7 @@ public final class LandingPage {
         .append("<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/live.css\"></head><body>\n")
         .append("<header><h1>headroom</h1><p id=\"facts\" data-k=\"facts\">").append(esc(facts(s, j)))
         .append("</p><p class=\"status\"><span data-k=\"ready\">")
-        .append(ready == null ? "" : esc(ready.ready() ? "ready" : "not ready: " + ready.reason()))
+        .append(esc(ready.ready() ? "ready" : "not ready: " + ready.reason()))
         .append("</span> <span data-k=\"updated\">")
         .append(s == null ? "" : "sample " + s.sequence()).append("</span></p></header>\n<main>\n");
 

@@ -8,8 +8,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.zip.GZIPOutputStream;
 
@@ -29,7 +29,7 @@ public final class MetricsEndpoint {
   private final Supplier<?> snapshot;
   private final ExpositionFormats formats = ExpositionFormats.init();
   /** Per content type and escaping: the bytes of the snapshot last rendered. */
-  private final Map<String, Rendered> cache = new ConcurrentHashMap<>();
+  private final Map<String, Rendered> cache = new HashMap<>();
   private volatile Object fallback;
 
   /**
@@ -72,27 +72,23 @@ public final class MetricsEndpoint {
     return new Body(writer.getContentType(), gzip ? "gzip" : null, gzip ? r.gzipped() : r.plain);
   }
 
-  private Rendered rendered(ExpositionFormatWriter writer, EscapingScheme escaping) throws IOException {
+  /**
+   * One render per new snapshot even when scrapes arrive together: the collector takes the since-last-scrape
+   * peaks, so rendering twice for one snapshot would also report them twice. A scrape of an unchanged snapshot
+   * holds the lock only for the lookup.
+   */
+  private synchronized Rendered rendered(ExpositionFormatWriter writer, EscapingScheme escaping) throws IOException {
     String key = writer.getContentType() + ';' + escaping.name();
     Object state = snapshot.get();
     Rendered r = cache.get(key);
     if (r != null && state != null && r.state == state) {
       return r;
     }
-    // One render per new snapshot even when scrapes arrive together: the collector takes the since-last-scrape
-    // peaks, so rendering twice for one snapshot would also report them twice.
-    synchronized (this) {
-      state = snapshot.get();
-      r = cache.get(key);
-      if (r != null && state != null && r.state == state) {
-        return r;
-      }
-      r = new Rendered(state, render(writer, escaping, r));
-      if (state != null) {
-        cache.put(key, r);
-      }
-      return r;
+    r = new Rendered(state, render(writer, escaping, r));
+    if (state != null) {
+      cache.put(key, r);
     }
+    return r;
   }
 
   private byte[] render(ExpositionFormatWriter writer, EscapingScheme escaping, Rendered last)
@@ -114,28 +110,22 @@ public final class MetricsEndpoint {
   private static final class Rendered {
     final Object state;
     final byte[] plain;
-    private volatile byte[] gzipped;
+    private byte[] gzipped;
 
     Rendered(Object state, byte[] plain) {
       this.state = state;
       this.plain = plain;
     }
 
-    byte[] gzipped() throws IOException {
-      byte[] g = gzipped;
-      if (g == null) {
-        synchronized (this) {
-          g = gzipped;
-          if (g == null) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(plain.length / 4 + 64);
-            try (GZIPOutputStream z = new GZIPOutputStream(out)) {
-              z.write(plain);
-            }
-            gzipped = g = out.toByteArray();
-          }
+    synchronized byte[] gzipped() throws IOException {
+      if (gzipped == null) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(plain.length / 4 + 64);
+        try (GZIPOutputStream z = new GZIPOutputStream(out)) {
+          z.write(plain);
         }
+        gzipped = out.toByteArray();
       }
-      return g;
+      return gzipped;
     }
   }
 

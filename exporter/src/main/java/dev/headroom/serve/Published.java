@@ -17,18 +17,6 @@ import dev.headroom.sample.ScrapePeak;
 public record Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird, SamplerTiming timing,
     Learned learned) {
 
-  public Published {
-    learned = learned == null ? Learned.NONE : learned;
-  }
-
-  /**
-   * A snapshot not taken on the sampler's schedule, of a peer that learns nothing (tests, one-off commands): no
-   * lateness observed.
-   */
-  public Published(Sample sample, Judgement judgement, ScrapePeaks peaks, NetbirdStatus netbird) {
-    this(sample, judgement, peaks, netbird, SamplerTiming.NONE, Learned.NONE);
-  }
-
   /** The per-direction peaks a metrics scrape takes (and so restarts). */
   public record ScrapePeaks(ScrapePeak download, ScrapePeak upload) {
     public double take(Direction d) {

@@ -3,6 +3,7 @@ package dev.headroom.serve;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 
@@ -45,22 +46,20 @@ public final class RateLimitedLog {
     this.nanoClock = nanoClock;
   }
 
-  /** Logs at WARN, subject to the limit; returns whether a line was written. */
-  public boolean warn(String key, String message, Throwable cause) {
-    Line line = admit(key, message, cause);
-    if (line != null) {
-      log.warn(line.text(), line.first() ? cause : null);
-    }
-    return line != null;
+  /** Logs at WARN, subject to the limit. */
+  public void warn(String key, String message, Throwable cause) {
+    write(admit(key, message, cause), cause, log::warn);
   }
 
-  /** Logs at ERROR, subject to the limit; returns whether a line was written. */
-  public boolean error(String key, String message, Throwable cause) {
-    Line line = admit(key, message, cause);
+  /** Logs at ERROR, subject to the limit. */
+  public void error(String key, String message, Throwable cause) {
+    write(admit(key, message, cause), cause, log::error);
+  }
+
+  private static void write(Line line, Throwable cause, BiConsumer<String, Throwable> to) {
     if (line != null) {
-      log.error(line.text(), line.first() ? cause : null);
+      to.accept(line.text(), line.first() ? cause : null);
     }
-    return line != null;
   }
 
   /** A line to write; {@code first} when it is the key's first, which carries the stack trace. */

@@ -1,6 +1,5 @@
 package dev.headroom.serve;
 
-import java.util.Arrays;
 
 /**
  * How punctual the sampler is: a histogram of its lateness (actual start of a sample minus its planned start)
@@ -8,14 +7,14 @@ import java.util.Arrays;
  * publishes a new one with every sample. Rates stay exact when a sample is late or skipped (they divide by
  * the measured interval); this shows an operator that the peer is too busy to be sampled on time.
  *
- * <p>Usage: {@code SamplerTiming t = SamplerTiming.NONE.observe(0.004, 0); t.count();}
+ * <p>Usage: {@code SamplerTiming t = SamplerTiming.NONE.observe(0.004, 0); t.perBucket();}
  */
 public record SamplerTiming(long[] perBucket, double lateSecondsSum, long skipped) {
-  /** Upper bounds of the lateness buckets in seconds; a last, +Inf bucket follows. */
-  private static final double[] BOUNDS = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
+  /** Upper bounds of the lateness buckets in seconds, ending in +Inf. */
+  private static final double[] BOUNDS = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, Double.POSITIVE_INFINITY};
 
   /** No sample taken yet. */
-  public static final SamplerTiming NONE = new SamplerTiming(new long[BOUNDS.length + 1], 0, 0);
+  public static final SamplerTiming NONE = new SamplerTiming(new long[BOUNDS.length], 0, 0);
 
   public SamplerTiming {
     perBucket = perBucket.clone();
@@ -23,44 +22,22 @@ public record SamplerTiming(long[] perBucket, double lateSecondsSum, long skippe
 
   /** The upper bounds, ending in +Inf. */
   public static double[] upperBounds() {
-    double[] b = Arrays.copyOf(BOUNDS, BOUNDS.length + 1);
-    b[BOUNDS.length] = Double.POSITIVE_INFINITY;
-    return b;
+    return BOUNDS.clone();
   }
 
   /** This timing plus one sample that started {@code lateSeconds} after its plan, with {@code skippedBefore} skipped. */
   public SamplerTiming observe(double lateSeconds, long skippedBefore) {
     long[] b = perBucket.clone();
     int i = 0;
-    while (i < BOUNDS.length && lateSeconds > BOUNDS[i]) {
+    while (lateSeconds > BOUNDS[i]) { // never past +Inf
       i++;
     }
     b[i]++;
     return new SamplerTiming(b, lateSecondsSum + lateSeconds, skipped + skippedBefore);
   }
 
-  public long count() {
-    return Arrays.stream(perBucket).sum();
-  }
-
   @Override
   public long[] perBucket() {
     return perBucket.clone();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof SamplerTiming t && Arrays.equals(perBucket, t.perBucket)
-        && lateSecondsSum == t.lateSecondsSum && skipped == t.skipped;
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(perBucket) * 31 + Long.hashCode(skipped);
-  }
-
-  @Override
-  public String toString() {
-    return "SamplerTiming" + Arrays.toString(perBucket) + " sum " + lateSecondsSum + " skipped " + skipped;
   }
 }

@@ -17,7 +17,7 @@ class NetInterfaceReaderLiveTest {
 
   @Test
   void onTheRealSysfsCountersAreReReadThroughHeldDescriptorsAndMatchAFreshRead() throws Exception {
-    NetInterfaceReader reader = new NetInterfaceReader(Path.of("/sys"));
+    NetInterfaceReader reader = new NetInterfaceReader(Path.of("/sys"), System::nanoTime);
     InterfaceReading first = reader.read("lo");
     InterfaceReading second = reader.read("lo");
     assertTrue(descriptorsOn("/net/lo/") > 0, "lo on /sys is read through held descriptors");
@@ -32,7 +32,7 @@ class NetInterfaceReaderLiveTest {
   @Test
   void onAFixtureTreeEveryReadOpensItsFilesSoAReplacedCounterIsSeen() throws Exception {
     FixtureTree tree = FixtureTree.copy("kernel", dir.resolve("tree"));
-    NetInterfaceReader reader = new NetInterfaceReader(tree.sys());
+    NetInterfaceReader reader = new NetInterfaceReader(tree.sys(), System::nanoTime);
     long before = reader.read("wt0").counters().txBytes();
     tree.traffic("wt0", 1000, 1, 0, 0);
     assertEquals(0, descriptorsOn(tree.sys().toRealPath().toString()), "no descriptor is held on the fixture tree");

@@ -11,37 +11,6 @@ import java.util.SortedSet;
 import org.junit.jupiter.api.Test;
 
 class SysfsParseTest {
-  private static final Path F = Path.of("/sys/class/net/wt0/statistics/tx_bytes");
-
-  @Test
-  void countersParseWithTrailingNewline() throws Exception {
-    assertEquals(123456789L, Sysfs.parseUnsigned("123456789\n", F));
-  }
-
-  @Test
-  void countersNearTheTopOf64BitsKeepAllBits() throws Exception {
-    long v = Sysfs.parseUnsigned("18446744073709551610\n", F);
-    assertEquals("18446744073709551610", Long.toUnsignedString(v));
-  }
-
-  @Test
-  void nonNumericCounterNamesTheFileAndContent() {
-    ReadException e = assertThrows(ReadException.class, () -> Sysfs.parseUnsigned("12ab\n", F));
-    assertTrue(e.getMessage().contains(F.toString()), e.getMessage());
-    assertTrue(e.getMessage().contains("12ab"), e.getMessage());
-  }
-
-  @Test
-  void truncatedEmptyCounterIsAnError() {
-    ReadException e = assertThrows(ReadException.class, () -> Sysfs.parseUnsigned("", F));
-    assertTrue(e.getMessage().contains("empty"), e.getMessage());
-  }
-
-  @Test
-  void negativeCounterIsAnError() {
-    assertThrows(ReadException.class, () -> Sysfs.parseUnsigned("-5", F));
-  }
-
   @Test
   void cpuListRangesAndSingles() throws Exception {
     SortedSet<Integer> ids = CpuList.parse("0-2,5,7-8\n", Path.of("online"));

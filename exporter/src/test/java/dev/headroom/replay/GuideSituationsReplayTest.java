@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.cmd.ServeCommand;
+import dev.headroom.config.Config;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.json.Json;
 import dev.headroom.testing.Scrape;
@@ -109,7 +110,8 @@ class GuideSituationsReplayTest {
         "--path.cgroupfs=" + peer.cgroup(), "--sample.interval=1s", "--path.rundir=" + dir.resolve("run"),
         "--netbird.interval=0s", "--census.interval=0s", "--profile.file=" + dir.resolve("none.properties")));
     args.addAll(List.of(flags));
-    running = ServeCommand.start(ConfigParser.parse(args.toArray(String[]::new)).config(), peer.clock());
+    Config config = ConfigParser.parse(args.toArray(String[]::new)).config();
+    running = ServeCommand.start(config, ServeCommand.webConfig(config), () -> {}, peer.clock());
     int port = running.server().port();
     AtomicReference<Seen> last = new AtomicReference<>();
     try {

@@ -15,6 +15,7 @@ import dev.headroom.judge.CeilingSource;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
 import dev.headroom.judge.Observation;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.ReferenceProfile;
@@ -30,6 +31,7 @@ import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
 import dev.headroom.serve.HeadroomCollector;
 import dev.headroom.serve.Published;
+import dev.headroom.serve.SamplerTiming;
 import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import dev.headroom.testing.NetbirdJson;
@@ -179,7 +181,8 @@ class NetstackReplayTest {
     assertTrue(Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()).contains("netstack"), Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()));
 
     String text = metricsText(new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null));
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null,
+        SamplerTiming.NONE, Learned.NONE));
     Map<String, Double> m = Scrape.parse(text);
     assertEquals(1.0, m.get("headroom_datapath{datapath=\"netstack\"}"));
     assertEquals(0.0, m.get("headroom_datapath{datapath=\"absent\"}"));

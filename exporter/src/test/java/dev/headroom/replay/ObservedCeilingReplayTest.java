@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.cmd.ServeCommand;
+import dev.headroom.config.Config;
 import dev.headroom.config.ConfigParser;
 import dev.headroom.json.Json;
 import dev.headroom.judge.ReferenceProfile;
@@ -65,7 +66,8 @@ class ObservedCeilingReplayTest {
         "--path.state=" + state,
         "--ceiling.learn-after=" + LEARN_AFTER));
     args.addAll(List.of(flags));
-    running = ServeCommand.start(ConfigParser.parse(args.toArray(String[]::new)).config(), peer.clock());
+    Config config = ConfigParser.parse(args.toArray(String[]::new)).config();
+    running = ServeCommand.start(config, ServeCommand.webConfig(config), () -> {}, peer.clock());
     return running.server().port();
   }
 

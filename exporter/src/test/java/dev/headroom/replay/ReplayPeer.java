@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  * daemon counters as old as that thread's last run, a rate dip and then a spike no live peer shows).
  *
  * <p>Usage: {@code ReplayPeer p = ReplayPeer.kernel(dir, 32).line(100_000, 1500).start(load);
- * ServeCommand.start(config, p.clock());}
+ * ServeCommand.start(config, ServeCommand.webConfig(config), () -> {}, p.clock());}
  */
 final class ReplayPeer implements AutoCloseable {
   /** Every one of {@code cores} cores at the same busy share. */

@@ -1,6 +1,7 @@
 package dev.headroom.serve;
 
 import dev.headroom.judge.CeilingSelector;
+import dev.headroom.judge.Learned;
 import dev.headroom.judge.Observation;
 import dev.headroom.testing.Needs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -103,6 +104,7 @@ class GoldenMetricsTest {
     Observation o = Observations.from(s, Double.NaN, false);
     Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     return new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null,
+        SamplerTiming.NONE, Learned.NONE);
   }
 }

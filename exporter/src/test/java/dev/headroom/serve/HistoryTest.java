@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.json.Json;
+import dev.headroom.judge.Learned;
 import dev.headroom.read.CpuTimes;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Core;
@@ -41,7 +42,34 @@ class HistoryTest {
     } else {
       clock.advanceSeconds(1);
     }
-    return new Published(sampler.sample(), null, null, null);
+    return new Published(sampler.sample(), null, null, null, SamplerTiming.NONE, Learned.NONE);
+  }
+
+  /** The points of {@code /api/v1/history}, oldest first. */
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> points(History h) {
+    return (List<Map<String, Object>>) Json.tree(h.json(-1)).get("points");
+  }
+
+  private static List<Long> sequences(History h) {
+    return points(h).stream().map(p -> ((Number) p.get("sequence")).longValue()).toList();
+  }
+
+  private static double number(Map<String, Object> point, String field) {
+    return ((Number) point.get(field)).doubleValue();
+  }
+
+  /** Point {@code i}'s share of CPU {@code cpu} in the column named {@code field}; NaN where the JSON has null. */
+  @SuppressWarnings("unchecked")
+  private static double share(History h, int i, int cpu, String field) {
+    List<List<Object>> cores = (List<List<Object>>) points(h).get(i).get("cores");
+    int column = List.of("cpu", "busy", "user", "system", "softirq", "steal").indexOf(field);
+    for (List<Object> c : cores) {
+      if (((Number) c.get(0)).intValue() == cpu) {
+        return c.get(column) == null ? Double.NaN : ((Number) c.get(column)).doubleValue();
+      }
+    }
+    throw new AssertionError("point " + i + " has no cpu" + cpu);
   }
 
   @Test
@@ -50,30 +78,33 @@ class HistoryTest {
     for (int i = 0; i < 8; i++) {
       h.accept(sample());
     }
-    List<History.Point> pts = h.points();
-    assertEquals(5, pts.size());
-    assertEquals(List.of(4L, 5L, 6L, 7L, 8L), pts.stream().map(History.Point::sequence).toList());
+    assertEquals(List.of(4L, 5L, 6L, 7L, 8L), sequences(h));
   }
 
   @Test
-  void readersGetAnImmutableCopyThatLaterSamplesDoNotChange() {
+  void eachReadSeesTheRingAsItStoodAndLaterSamplesDoNotChangeIt() {
     History h = new History(Duration.ofSeconds(3), Duration.ofSeconds(1));
     h.accept(sample());
     h.accept(sample());
-    List<History.Point> before = h.points();
+    String before = h.json(-1);
     h.accept(sample());
     h.accept(sample());
-    assertEquals(2, before.size());
-    assertEquals(1L, before.get(0).sequence());
-    assertThrows(UnsupportedOperationException.class, () -> before.add(before.get(0)));
-    assertEquals(3, h.points().size());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> then = (List<Map<String, Object>>) Json.tree(before).get("points");
+    assertEquals(2, then.size());
+    assertEquals(1L, ((Number) then.get(0).get("sequence")).longValue());
+    assertEquals(List.of(2L, 3L, 4L), sequences(h));
+  }
+
+  private static int capacity(Duration interval) {
+    return ((Number) Json.tree(new History(History.SPAN, interval).json(-1)).get("capacity")).intValue();
   }
 
   @Test
   void capacityFollowsTheIntervalAndIsBounded() {
-    assertEquals(300, new History(History.SPAN, Duration.ofSeconds(1)).capacity());
-    assertEquals(600, new History(History.SPAN, Duration.ofMillis(500)).capacity());
-    assertEquals(History.MAX_POINTS, new History(History.SPAN, Duration.ofMillis(10)).capacity());
+    assertEquals(300, capacity(Duration.ofSeconds(1)));
+    assertEquals(600, capacity(Duration.ofMillis(500)));
+    assertEquals(History.MAX_POINTS, capacity(Duration.ofMillis(10)));
     assertThrows(IllegalArgumentException.class, () -> new History(Duration.ZERO, Duration.ofSeconds(1)));
   }
 
@@ -83,10 +114,10 @@ class HistoryTest {
     h.accept(sample());
     tree.traffic("wt0", 250_000_000, 200_000, 50_000_000, 40_000);
     h.accept(sample());
-    History.Point p = h.points().get(1);
-    assertTrue(p.complete());
-    assertEquals(250_000_000, p.download(), 1e-6);
-    assertEquals(50_000_000, p.upload(), 1e-6);
+    Map<String, Object> p = points(h).get(1);
+    assertEquals(Boolean.TRUE, p.get("complete"));
+    assertEquals(250_000_000, number(p, "download_bytes_per_second"), 1e-6);
+    assertEquals(50_000_000, number(p, "upload_bytes_per_second"), 1e-6);
   }
 
   @Test
@@ -97,16 +128,16 @@ class HistoryTest {
     tree.addCpuTicks(0, 10, 5, 10, 15, 5, 5, 40, 10);
     tree.addCpuTicks(1, 0, 0, 0, 100);
     h.accept(sample());
-    History.CoreShare c0 = h.points().get(1).core(0);
-    assertEquals(0.15, c0.user(), 1e-9);
-    assertEquals(0.15, c0.system(), 1e-9);
-    assertEquals(0.40, c0.softirq(), 1e-9);
-    assertEquals(0.10, c0.steal(), 1e-9);
-    assertEquals(0.80, c0.busy(), 1e-9);
-    assertEquals(c0.busy(), c0.user() + c0.system() + c0.softirq() + c0.steal(), 1e-9);
-    assertEquals(0.0, h.points().get(1).core(1).busy(), 1e-9);
+    assertEquals(0.15, share(h, 1, 0, "user"), 1e-9);
+    assertEquals(0.15, share(h, 1, 0, "system"), 1e-9);
+    assertEquals(0.40, share(h, 1, 0, "softirq"), 1e-9);
+    assertEquals(0.10, share(h, 1, 0, "steal"), 1e-9);
+    assertEquals(0.80, share(h, 1, 0, "busy"), 1e-9);
+    assertEquals(share(h, 1, 0, "busy"), share(h, 1, 0, "user") + share(h, 1, 0, "system")
+        + share(h, 1, 0, "softirq") + share(h, 1, 0, "steal"), 1e-9);
+    assertEquals(0.0, share(h, 1, 1, "busy"), 1e-9);
     // The first sample has no interval: unknown, not zero.
-    assertTrue(Double.isNaN(h.points().get(0).core(0).softirq()));
+    assertTrue(Double.isNaN(share(h, 0, 0, "softirq")));
   }
 
   @Test
@@ -115,15 +146,15 @@ class HistoryTest {
     h.accept(sample());
     tree.setOffline(2, "0-1,3");
     h.accept(sample());
-    History.CoreShare off = h.points().get(1).core(2);
-    assertFalse(off.online());
-    assertTrue(Double.isNaN(off.busy()));
+    for (String field : List.of("busy", "user", "system", "softirq", "steal")) {
+      assertTrue(Double.isNaN(share(h, 1, 2, field)), "offline: " + field + " unknown");
+    }
     tree.setOnline(2, "0-3", 500000, 0, 1000, 2000000, 0, 0, 0, 0, 0, 0);
     h.accept(sample());
-    assertTrue(Double.isNaN(h.points().get(2).core(2).busy()), "first interval back has no baseline");
+    assertTrue(Double.isNaN(share(h, 2, 2, "busy")), "first interval back has no baseline");
     tree.addCpuTicks(2, 50, 0, 0, 50);
     h.accept(sample());
-    assertEquals(0.5, h.points().get(3).core(2).user(), 1e-9);
+    assertEquals(0.5, share(h, 3, 2, "user"), 1e-9);
   }
 
   @Test
@@ -175,6 +206,6 @@ class HistoryTest {
       h.accept(sample());
     }
     // 4 and 3 still in the ring, 1 dropped from it, 9 not sampled yet.
-    assertEquals(List.of(3L, 4L), h.points().stream().map(History.Point::sequence).toList());
+    assertEquals(List.of(3L, 4L), sequences(h));
   }
 }

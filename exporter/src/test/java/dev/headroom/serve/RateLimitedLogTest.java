@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 class RateLimitedLogTest {
@@ -58,9 +62,19 @@ class RateLimitedLogTest {
   }
 
   @Test
-  void warnAndErrorReportWhetherTheyWrote() {
-    assertTrue(log.warn("w", "written", null));
-    assertFalse(log.warn("w", "held", null));
-    assertTrue(log.error("e", "written", null));
+  void warnAndErrorWriteAtTheirLevelOnlyWhatIsAdmitted() {
+    List<String> lines = new ArrayList<>();
+    Logger capture = (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(), new Class<?>[] {Logger.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("warn") || method.getName().equals("error")) {
+            lines.add(method.getName() + " " + args[0]);
+          }
+          return method.getReturnType() == boolean.class ? Boolean.TRUE : null;
+        });
+    RateLimitedLog limited = new RateLimitedLog(capture, Duration.ofSeconds(60), now::get);
+    limited.warn("w", "written", null);
+    limited.warn("w", "held", null);
+    limited.error("e", "written", null);
+    assertEquals(List.of("warn written", "error written"), lines);
   }
 }

@@ -16,8 +16,6 @@ import java.util.OptionalDouble;
  * @param relayed connected peers with connection type Relayed
  * @param latencySeconds measured latency of each connected peer that reported one (older clients: none)
  * @param usesKernelInterface NetBird reports the kernel WireGuard datapath (false when it does not say)
- * @param netbirdIp this peer's NetBird address with prefix ({@code 100.90.0.1/16}), "" when not enrolled
- * @param daemonVersion the daemon's version, "" when not reported
  * @param daemonConnected NetBird says it is up: {@code daemonStatus} is {@code Connected}, or (older clients,
  *     which have no {@code daemonStatus}) management is connected
  * @param transfers every listed peer with a public key and its byte counters, in NetBird's order
@@ -29,17 +27,12 @@ public record NetbirdStatus(
     int relayed,
     List<Double> latencySeconds,
     boolean usesKernelInterface,
-    String netbirdIp,
-    String daemonVersion,
     boolean daemonConnected,
     List<PeerTransfer> transfers) {
 
   public NetbirdStatus {
     latencySeconds = List.copyOf(latencySeconds);
     transfers = List.copyOf(transfers);
-    if (peersTotal < 0 || peersConnected < 0 || p2p < 0 || relayed < 0) {
-      throw new IllegalArgumentException("negative peer count");
-    }
   }
 
   /**

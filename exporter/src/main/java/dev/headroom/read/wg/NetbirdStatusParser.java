@@ -8,9 +8,9 @@ import java.util.List;
  * Parses {@code netbird status --json} into a {@link NetbirdStatus}.
  *
  * <p>Fields read: top level {@code peers.total}, {@code peers.connected}, {@code peers.details[]},
- * {@code usesKernelInterface}, {@code netbirdIp}, {@code daemonVersion}, {@code daemonStatus},
- * {@code management.connected}; per peer {@code publicKey}, {@code transferReceived}, {@code transferSent}
- * (bytes), {@code status},
+ * {@code usesKernelInterface}, {@code daemonStatus}, {@code management.connected}; per peer {@code publicKey},
+ * {@code transferReceived}, {@code transferSent} (bytes), {@code status}, {@code lastWireguardHandshake},
+ * {@code iceCandidateEndpoint.remote}, {@code networks},
  * {@code connectionType} ({@code P2P}, {@code Relayed}, {@code -}), {@code latency} (integer nanoseconds,
  * Go's {@code time.Duration}). Older clients (before latency was reported) have no {@code latency} and
  * an extra {@code direct} flag, and call a down peer {@code Disconnected} rather than {@code Idle};
@@ -26,8 +26,7 @@ import java.util.List;
 public final class NetbirdStatusParser {
 
   /** The fields read from {@code netbird status --json}; the rest of the document is ignored. */
-  record Document(Peers peers, Boolean usesKernelInterface, String netbirdIp, String daemonVersion,
-      String daemonStatus, Management management) {}
+  record Document(Peers peers, Boolean usesKernelInterface, String daemonStatus, Management management) {}
 
   /** Older clients say whether management is connected but have no {@code daemonStatus}. */
   record Management(Boolean connected) {}
@@ -40,7 +39,7 @@ public final class NetbirdStatusParser {
       Long transferReceived, Long transferSent, String lastWireguardHandshake, Endpoints iceCandidateEndpoint,
       List<String> networks) {}
 
-  record Endpoints(String local, String remote) {}
+  record Endpoints(String remote) {}
 
   private NetbirdStatusParser() {}
 
@@ -97,8 +96,7 @@ public final class NetbirdStatusParser {
         ? "Connected".equalsIgnoreCase(root.daemonStatus())
         : root.management() != null && Boolean.TRUE.equals(root.management().connected());
     return new NetbirdStatus(total, connected, p2p, relayed, latencies,
-        Boolean.TRUE.equals(root.usesKernelInterface()), orEmpty(root.netbirdIp()), orEmpty(root.daemonVersion()),
-        up, transfers);
+        Boolean.TRUE.equals(root.usesKernelInterface()), up, transfers);
   }
 
   /**
@@ -125,10 +123,6 @@ public final class NetbirdStatusParser {
       throw new IllegalArgumentException("peers.details[" + peer + "]." + field + " is " + v + ", expected bytes >= 0");
     }
     return v;
-  }
-
-  private static String orEmpty(String s) {
-    return s == null ? "" : s;
   }
 
   private static int count(Long v, String field, int fallback) {

@@ -2,7 +2,6 @@ package dev.headroom.read.wg;
 
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.Objects;
 
 /**
  * One peer's WireGuard byte counters as NetBird reports them in {@code netbird status --json}
@@ -13,7 +12,7 @@ import java.util.Objects;
  *
  * <p>Usage: {@code long down = status.transfers().stream().mapToLong(PeerTransfer::sentBytes).sum();}
  *
- * @param publicKey the peer's WireGuard public key as NetBird prints it (base64)
+ * @param publicKey the peer's WireGuard public key as NetBird prints it (base64), never empty
  * @param connected NetBird lists the peer as {@code Connected} (its counters are 0 otherwise)
  * @param lastHandshakeEpochSeconds {@code lastWireguardHandshake} as Unix time, 0 = never (Go's zero time)
  * @param endpoint the peer's remote ICE endpoint ({@code 198.51.100.23:40312}), null when NetBird shows none
@@ -21,10 +20,6 @@ import java.util.Objects;
  */
 public record PeerTransfer(String publicKey, boolean connected, long receivedBytes, long sentBytes,
     long lastHandshakeEpochSeconds, String endpoint, int networks) {
-  public PeerTransfer {
-    Objects.requireNonNull(publicKey, "publicKey");
-  }
-
   /**
    * The peer as one tunnel of the census: the key in UAPI's hex when it is a WireGuard key (so one tunnel has one
    * key whichever reader saw it), its own address plus its routes as allowed IPs.

@@ -2,7 +2,6 @@ package dev.headroom.read.wg;
 
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.Objects;
 
 /**
  * One WireGuard peer of the tunnel interface (one tunnel = one client device), as read from the UAPI
@@ -12,6 +11,9 @@ import java.util.Objects;
  *
  * <p>On the routing peer, {@code txBytes} is what it sent to the client (the client's download) and
  * {@code rxBytes} what it received from the client (the client's upload).
+ *
+ * <p>Its readers ({@link UapiParser}, {@link WgDumpParser}, {@link PeerTransfer#toTunnelPeer}) check the key and
+ * that no figure is negative before they make one.
  *
  * <p>Usage: {@code for (TunnelPeer p : UapiParser.parse(text)) System.out.println(p.publicKeyHex() + " " + p.txBytes());}
  *
@@ -30,23 +32,6 @@ public record TunnelPeer(
     long lastHandshakeEpochSeconds,
     String endpoint,
     int allowedIps) {
-
-  public TunnelPeer {
-    Objects.requireNonNull(publicKeyHex, "publicKeyHex");
-    if (publicKeyHex.isBlank()) {
-      throw new IllegalArgumentException("peer public key is blank");
-    }
-    if (rxBytes < 0 || txBytes < 0) {
-      throw new IllegalArgumentException(
-          "negative byte counter for peer " + abbreviate(publicKeyHex) + ": rx=" + rxBytes + " tx=" + txBytes);
-    }
-    if (lastHandshakeEpochSeconds < 0) {
-      throw new IllegalArgumentException("negative handshake time " + lastHandshakeEpochSeconds);
-    }
-    if (allowedIps < 0) {
-      throw new IllegalArgumentException("negative allowed-IP count " + allowedIps);
-    }
-  }
 
   /** True when the peer has completed at least one handshake since it was added. */
   public boolean everHandshaked() {

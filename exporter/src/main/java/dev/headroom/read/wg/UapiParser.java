@@ -59,34 +59,22 @@ public final class UapiParser {
         throw new IllegalArgumentException("UAPI reply line " + lineNo + " follows the errno line: \"" + clip(line) + "\"");
       }
       switch (key) {
-        case "errno":
-          errno = parseSigned(key, value, lineNo);
-          break;
-        case "public_key":
+        case "errno" -> errno = parseSigned(key, value, lineNo);
+        case "public_key" -> {
           if (current != null) {
             peers.add(current.build());
           }
           current = new PeerBuilder(checkKey(value, lineNo));
-          break;
-        case "endpoint":
-          requirePeer(current, key, lineNo).endpoint = value.isEmpty() ? null : value;
-          break;
-        case "last_handshake_time_sec":
-          requirePeer(current, key, lineNo).handshakeSec = parseUnsigned(key, value, lineNo);
-          break;
-        case "rx_bytes":
-          requirePeer(current, key, lineNo).rx = parseUnsigned(key, value, lineNo);
-          break;
-        case "tx_bytes":
-          requirePeer(current, key, lineNo).tx = parseUnsigned(key, value, lineNo);
-          break;
-        case "allowed_ip":
-          requirePeer(current, key, lineNo).allowedIps++;
-          break;
-        default:
+        }
+        case "endpoint" -> requirePeer(current, key, lineNo).endpoint = value.isEmpty() ? null : value;
+        case "last_handshake_time_sec" -> requirePeer(current, key, lineNo).handshakeSec = parseUnsigned(key, value, lineNo);
+        case "rx_bytes" -> requirePeer(current, key, lineNo).rx = parseUnsigned(key, value, lineNo);
+        case "tx_bytes" -> requirePeer(current, key, lineNo).tx = parseUnsigned(key, value, lineNo);
+        case "allowed_ip" -> requirePeer(current, key, lineNo).allowedIps++;
+        default -> {
           // private_key, listen_port, fwmark, preshared_key, protocol_version, last_handshake_time_nsec,
           // persistent_keepalive_interval and any key a fork adds: not needed for the census.
-          break;
+        }
       }
     }
     if (errno == null) {

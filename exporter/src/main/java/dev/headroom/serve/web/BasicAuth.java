@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
  * The basic auth before-handler: every request needs {@code Authorization: Basic} credentials matching a
  * bcrypt hash of {@code basic_auth_users}; otherwise 401 with {@code WWW-Authenticate}.
  *
- * <p>Usage: {@code config.routes.before(new BasicAuth(web.basicAuthUsers(), BasicAuth.Settings.DEFAULT, System::nanoTime, refusals))}.
+ * <p>Usage: {@code config.routes.before(new BasicAuth(users, BasicAuth.Settings.DEFAULT, System::nanoTime, refusals, Bcrypt::verify))}.
  *
  * <p>bcrypt costs ~0.1 s of CPU at cost 10 and more at higher costs, so it must never be what a flood of
  * wrong passwords can spend freely, nor what makes scrapes wait:
@@ -111,13 +111,9 @@ public final class BasicAuth implements Handler {
    * @param settings the bounds
    * @param nanoClock {@code System::nanoTime}, replaceable in tests
    * @param refusals where the requests it refuses are counted
+   * @param verifier checks a password against its hash: {@link Bcrypt#verify} in service
    */
-  public BasicAuth(Map<String, String> users, Settings settings, LongSupplier nanoClock, Refusals refusals) {
-    this(users, settings, nanoClock, refusals, Bcrypt::verify);
-  }
-
-  /** As above, each password checked against its hash by {@code verifier}: {@link Bcrypt#verify} in service. */
-  BasicAuth(Map<String, String> users, Settings settings, LongSupplier nanoClock, Refusals refusals,
+  public BasicAuth(Map<String, String> users, Settings settings, LongSupplier nanoClock, Refusals refusals,
       BiPredicate<byte[], Bcrypt.Hash> verifier) {
     this.refusals = refusals;
     this.verifier = verifier;
@@ -131,7 +127,7 @@ public final class BasicAuth implements Handler {
     byte[] dummyDigest = new byte[23];
     random.nextBytes(dummySalt);
     random.nextBytes(dummyDigest); // matches no password
-    this.dummy = new Bcrypt.Hash('b', cost, dummySalt, dummyDigest);
+    this.dummy = new Bcrypt.Hash(cost, dummySalt, dummyDigest);
     this.hashSlots = new Semaphore(settings.concurrentHashes(), true);
     this.failures = new FailureLimiter(settings.failureBurst(), settings.failureRefill().toNanos(),
         settings.maxClients(), nanoClock);

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * (prefix, cost, length, alphabet) before the library sees the hash.
  */
 public final class Bcrypt {
-  /** A parsed hash: variant letter, cost (log2 rounds), 16-byte salt and the 23-byte digest. */
-  public record Hash(char variant, int cost, byte[] salt, byte[] digest) {}
+  /** A parsed hash: cost (log2 rounds), 16-byte salt and the 23-byte digest. */
+  public record Hash(int cost, byte[] salt, byte[] digest) {}
 
   private static final Pattern FORMAT =
       Pattern.compile("\\$2([aby])\\$(\\d\\d)\\$([./A-Za-z0-9]{22})([./A-Za-z0-9]{31})");
@@ -65,7 +65,7 @@ public final class Bcrypt {
     } catch (IllegalBCryptFormatException e) {
       throw new IllegalArgumentException("malformed bcrypt hash: " + e.getMessage(), e);
     }
-    return new Hash(m.group(1).charAt(0), data.cost, data.rawSalt, data.rawHash);
+    return new Hash(data.cost, data.rawSalt, data.rawHash);
   }
 
   /** True when {@code password} (UTF-8 bytes) hashes to {@code hash}; the library's compare is constant-time. */

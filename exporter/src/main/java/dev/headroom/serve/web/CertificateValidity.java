@@ -17,17 +17,10 @@ import java.util.List;
  * @param chain the certificates in it, leaf first
  */
 public record CertificateValidity(Path file, List<X509Certificate> chain) {
-  public CertificateValidity {
-    if (chain.isEmpty()) {
-      throw new IllegalArgumentException(file + " holds no certificate");
-    }
-    chain = List.copyOf(chain);
-  }
-
-  /** Reads {@code file}; the error names the file and what was wrong. */
+  /** Reads {@code file}, which holds at least one certificate; the error names the file and what was wrong. */
   public static CertificateValidity read(Path file) {
     try {
-      return new CertificateValidity(file, Pem.certificates(file));
+      return new CertificateValidity(file, List.copyOf(Pem.certificates(file)));
     } catch (IOException e) {
       throw new WebConfigException("tls_server_config.cert_file: " + file + ": " + e.getMessage(), e);
     }

@@ -30,11 +30,9 @@ final class ClientLimit extends Handler.Wrapper {
   private final Refusals refusals;
   private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
 
+  /** {@code max}: at least 1, as {@link WebSecurity.Limits} checks. */
   ClientLimit(int max, Refusals refusals) {
     this.refusals = refusals;
-    if (max < 1) {
-      throw new IllegalArgumentException("at least one request per client, got " + max);
-    }
     this.max = max;
   }
 

@@ -8,8 +8,9 @@ import java.util.Optional;
  * The validated content of a {@code --web.config.file}: the Prometheus exporter-toolkit web configuration
  * (TLS, mutual TLS, bcrypt basic auth). Paths are absolute, resolved against the file's directory.
  *
- * <p>Usage: {@code WebSecurity.apply(config, WebConfigParser.parse(Path.of("/etc/headroom/web.yml")), refusals)}; without
- * a web config file, {@code WebSecurity.apply(config, WebConfig.NONE, refusals)} (plain HTTP, no auth, same limits).
+ * <p>Usage: {@code WebSecurity.apply(config, WebConfigParser.parse(Path.of("/etc/headroom/web.yml")), limits, refusals)};
+ * without a web config file, {@code WebSecurity.apply(config, WebConfig.NONE, limits, refusals)} (plain HTTP, no auth,
+ * same limits).
  *
  * @param tls TLS settings; empty for plain HTTP
  * @param basicAuthUsers user name to bcrypt hash (already checked to parse); empty for no authentication

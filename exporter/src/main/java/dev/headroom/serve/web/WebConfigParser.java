@@ -156,15 +156,9 @@ public final class WebConfigParser {
       ClientAuth auth = ClientAuth.NoClientCert;
       if (s.get("client_auth_type") != null) {
         String name = string(k + ".client_auth_type", s.get("client_auth_type"));
-        auth =
-            Arrays.stream(ClientAuth.values())
-                .filter(a -> a.name().equals(name))
-                .findFirst()
-                .orElseThrow(
-                    () ->
-                        error(k + ".client_auth_type",
-                            "unknown value '" + name + "'; one of "
-                                + Arrays.stream(ClientAuth.values()).map(Enum::name).collect(Collectors.joining(", "))));
+        auth = Arrays.stream(ClientAuth.values()).filter(a -> a.name().equals(name)).findFirst()
+            .orElseThrow(() -> error(k + ".client_auth_type", "unknown value '" + name + "'; one of "
+                + Arrays.stream(ClientAuth.values()).map(Enum::name).collect(Collectors.joining(", "))));
       }
       Optional<Path> ca = Optional.empty();
       if (s.get("client_ca_file") != null) {
@@ -194,8 +188,7 @@ public final class WebConfigParser {
       }
       String v = string(key, node);
       return switch (v) {
-        case "TLS12" -> Optional.of(TlsVersion.TLS12);
-        case "TLS13" -> Optional.of(TlsVersion.TLS13);
+        case "TLS12", "TLS13" -> Optional.of(TlsVersion.valueOf(v));
         case "TLS10", "TLS11" -> throw error(key, v + " is insecure and disabled in the JDK; use TLS12 or TLS13");
         default -> throw error(key, "unknown TLS version '" + v + "'; use TLS12 or TLS13");
       };

@@ -32,7 +32,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * Javalin app = Javalin.create(config -> {
  *   config.jetty.host = host;          // null or "" binds all addresses
  *   config.jetty.port = port;          // 0 picks a free port; app.port() tells which
- *   WebSecurity.apply(config, web, refusals);   // the same Refusals the HeadroomCollector exposes
+ *   WebSecurity.apply(config, web, WebSecurity.Limits.DEFAULT, refusals); // refusals: as HeadroomCollector's
  *   config.routes.get("/metrics", ...);
  * }).start();
  * }</pre>
@@ -92,11 +92,6 @@ public final class WebSecurity {
 
   private WebSecurity() {}
 
-  /** {@link #apply(JavalinConfig, WebConfig, Limits, Refusals)} with {@link Limits#DEFAULT}. */
-  public static void apply(JavalinConfig config, WebConfig web, Refusals refusals) {
-    apply(config, web, Limits.DEFAULT, refusals);
-  }
-
   /**
    * Configures {@code config}: a bounded thread pool, one connector (TLS or plain) with the limits,
    * {@link SafeResponses} and the basic auth before-handler when users are configured. Every request or
@@ -125,7 +120,7 @@ public final class WebSecurity {
 
     if (web.basicAuth()) {
       config.routes.before(new BasicAuth(web.basicAuthUsers(),
-          BasicAuth.Settings.DEFAULT.withCacheTtl(limits.authCacheTtl()), System::nanoTime, refusals));
+          BasicAuth.Settings.DEFAULT.withCacheTtl(limits.authCacheTtl()), System::nanoTime, refusals, Bcrypt::verify));
     }
   }
 

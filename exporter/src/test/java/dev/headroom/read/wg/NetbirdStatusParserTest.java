@@ -25,8 +25,6 @@ class NetbirdStatusParserTest {
     assertEquals(0.064880123, s.latencyMaxSeconds().getAsDouble(), 1e-12);
     assertEquals((0.018420301 + 0.064880123) / 2, s.latencyMeanSeconds().getAsDouble(), 1e-12);
     assertTrue(s.usesKernelInterface());
-    assertEquals("100.90.0.1/16", s.netbirdIp());
-    assertEquals("0.59.5", s.daemonVersion());
   }
 
   @Test
@@ -40,7 +38,6 @@ class NetbirdStatusParserTest {
     assertEquals(List.of(), s.latencySeconds());
     assertFalse(s.latencyMeanSeconds().isPresent());
     assertFalse(s.usesKernelInterface());
-    assertEquals("0.23.1", s.daemonVersion());
   }
 
   @Test
@@ -48,7 +45,6 @@ class NetbirdStatusParserTest {
     NetbirdStatus s = NetbirdStatusParser.parse(Fixtures.read("netbird-status-unenrolled.json"));
     assertEquals(0, s.peersTotal());
     assertEquals(0, s.peersConnected());
-    assertEquals("", s.netbirdIp());
   }
 
   @Test

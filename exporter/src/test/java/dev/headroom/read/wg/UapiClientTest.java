@@ -94,7 +94,7 @@ class UapiClientTest {
     serveOnce("wt0", "errno=-22\n\n", false, new CountDownLatch(0));
     UapiErrnoException e = assertThrows(UapiErrnoException.class,
         () -> new UapiClient(runDir, Duration.ofSeconds(5)).peers("wt0"));
-    assertEquals(-22, e.errno());
+    assertTrue(e.getMessage().contains("errno=-22"), e.getMessage());
   }
 
   @Test

@@ -73,7 +73,6 @@ class UapiParserTest {
   @Test
   void nonZeroErrnoIsAClearException() {
     UapiErrnoException e = assertThrows(UapiErrnoException.class, () -> UapiParser.parse(Fixtures.read("uapi-errno.txt")));
-    assertEquals(-22, e.errno());
     assertTrue(e.getMessage().contains("errno=-22") && e.getMessage().contains("EINVAL"), e.getMessage());
   }
 

@@ -44,7 +44,7 @@ public class FileReadBench {
   /** The way counters were read first: Files.readString (sysfs says 4096 bytes: a 4 KiB array) + parse. */
   @Benchmark
   public long counterReadString() throws IOException {
-    return Sysfs.parseUnsigned(Files.readString(counter), counter);
+    return Long.parseUnsignedLong(Files.readString(counter).strip());
   }
 
   /** The way the sampler reads them now: the product's reader, one reused 64-byte buffer, no String. */

@@ -11,7 +11,6 @@ import dev.headroom.read.CpuTimes;
 import dev.headroom.read.ProcStat;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.read.ReadException;
-import dev.headroom.read.Sysfs;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
@@ -57,8 +56,8 @@ public class SampleBench {
   private Path userspaceTree;
   private Sampler fixtureUserspace;
   private Sampler live;
-  private String fixtureStat;
-  private String liveStat;
+  private byte[] fixtureStat;
+  private byte[] liveStat;
   private Path statPath;
   private String counter;
   private Path counterPath;
@@ -87,15 +86,15 @@ public class SampleBench {
     live = new Sampler(settings(realSys, realProc, "lo", OptionalDouble.empty()),
         CpuSource.forRoots(realSys, realProc), System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     live.sample();
-    liveNet = new NetInterfaceReader(realSys);
+    liveNet = new NetInterfaceReader(realSys, System::nanoTime);
     oshi = new OshiCpuSource(realSys);
     liveProcStat = new ProcStatCpuSource(realSys, realProc);
     // Rediscovery period 0: every read scans /proc, as the sampler does every 10 s while no datapath process
     // is found (or for kernel WireGuard's workers); its cost per sample is this over 10.
     liveDiscovery = new DatapathCpuReader(realProc, "lo", List.of("netbird", "wireguard-go"), 0);
     statPath = proc.resolve("stat");
-    fixtureStat = Files.readString(statPath);
-    liveStat = Files.readString(realProc.resolve("stat"));
+    fixtureStat = Files.readAllBytes(statPath);
+    liveStat = Files.readAllBytes(realProc.resolve("stat"));
     counterPath = sys.resolve("class/net/wt0/statistics/tx_bytes");
     counter = Files.readString(counterPath);
   }
@@ -159,16 +158,16 @@ public class SampleBench {
 
   @Benchmark
   public List<CpuTimes> parseCoresFixture4Cores() throws ReadException {
-    return ProcStat.parseCores(fixtureStat, statPath);
+    return ProcStat.parseCores(fixtureStat, fixtureStat.length, statPath);
   }
 
   @Benchmark
   public List<CpuTimes> parseCoresLive() throws ReadException {
-    return ProcStat.parseCores(liveStat, statPath);
+    return ProcStat.parseCores(liveStat, liveStat.length, statPath);
   }
 
   @Benchmark
-  public long parseUnsigned() throws ReadException {
-    return Sysfs.parseUnsigned(counter, counterPath);
+  public long parseUnsigned() {
+    return Long.parseUnsignedLong(counter.strip());
   }
 }

@@ -4,6 +4,7 @@ import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
 import dev.headroom.judge.Observation;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
@@ -13,6 +14,7 @@ import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
 import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.SamplerTiming;
 import dev.headroom.serve.web.Refusals;
 import dev.headroom.serve.Published;
 import io.prometheus.metrics.config.EscapingScheme;
@@ -89,7 +91,8 @@ public class ScrapeBench {
     Observation o = Observations.from(s, Double.NaN, false);
     Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     Published p = new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null);
+        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null,
+        SamplerTiming.NONE, Learned.NONE);
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
     headroomOnly = new PrometheusRegistry();
     headroomOnly.register(new HeadroomCollector(() -> p, info, new Refusals()));
