@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 /**
  * One read of one network interface from {@code <sysfs>/class/net/<name>}.
  *
- * <p>Usage: {@code InterfaceReading r = new NetInterfaceReader(sysfsRoot, System::nanoTime).read("wt0"); int mtu = r.present() ? r.mtu() : 0;}
+ * <p>Usage: {@code InterfaceReading r = new NetInterfaceReader(sysfsRoot).read("wt0", System.nanoTime()); int mtu = r.present() ? r.mtu() : 0;}
  *
  * @param present false when the interface does not exist (then the other fields are zero or empty)
  * @param speedMbps sysfs {@code speed}, empty when the driver reports none (TUN says 10000; veth fails)

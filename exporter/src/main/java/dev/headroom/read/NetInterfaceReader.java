@@ -20,7 +20,7 @@ import java.util.OptionalInt;
  * A fixture tree is not sysfs (its files are replaced on every change, and a held descriptor would keep the
  * old one), so there every read opens its files.
  *
- * <p>Usage: {@code InterfaceReading wt0 = new NetInterfaceReader(Path.of("/sys"), System::nanoTime).read("wt0");}
+ * <p>Usage: {@code InterfaceReading wt0 = new NetInterfaceReader(Path.of("/sys")).read("wt0", System.nanoTime());}
  */
 public final class NetInterfaceReader {
   /** How long the slow-changing attributes (mtu, operstate, the WireGuard marker, speed) are trusted. */
@@ -29,7 +29,6 @@ public final class NetInterfaceReader {
   private final Path classNet;
   private final CounterFileReader counters = new CounterFileReader();
   private final java.util.Map<String, Attributes> cache = new java.util.HashMap<>();
-  private final java.util.function.LongSupplier clock;
   /** The root is a sysfs mount, where held descriptors stay valid (see class comment). */
   private final boolean holdOpen;
   /** Per interface: ifindex then the counters in {@link InterfaceCounters#FILES} order, open. */
@@ -46,47 +45,46 @@ public final class NetInterfaceReader {
     }
   }
 
-  /** {@code clock} ages the cached attributes. */
-  public NetInterfaceReader(Path sysfsRoot, java.util.function.LongSupplier clock) {
+  public NetInterfaceReader(Path sysfsRoot) {
     this.classNet = sysfsRoot.resolve("class/net");
-    this.clock = clock;
     this.holdOpen = KernelFile.isKernelMount(classNet);
   }
 
   /**
    * Reads one interface. A missing interface is a normal reading ({@link InterfaceReading#absent}); a
-   * present interface with unreadable or malformed counters is an error naming the file.
+   * present interface with unreadable or malformed counters is an error naming the file. {@code nowNanos} is
+   * the time the sample is stamped with, which ages the cached attributes: the reader asks no clock of its own,
+   * so every reading in a sample stands at that one time.
    */
-  public InterfaceReading read(String name) throws ReadException {
+  public InterfaceReading read(String name, long nowNanos) throws ReadException {
     FileChannel[] h = held.get(name);
     if (h != null) {
       try {
-        return readHeld(name, h);
+        return readHeld(name, h, nowNanos);
       } catch (IOException e) {
         // Removed or recreated (ENODEV), or unreadable: open afresh, which tells which it was.
         release(name);
       }
     }
-    InterfaceReading r = readOpening(name);
+    InterfaceReading r = readOpening(name, nowNanos);
     if (holdOpen && r.present()) {
       hold(name);
     }
     return r;
   }
 
-  private InterfaceReading readHeld(String name, FileChannel[] h) throws IOException {
+  private InterfaceReading readHeld(String name, FileChannel[] h, long now) throws IOException {
     Path dir = classNet.resolve(name);
     int ifindex = (int) counters.readUnsigned(h[0], dir);
     for (int i = 0; i < scratch.length; i++) {
       scratch[i] = counters.readUnsigned(h[i + 1], dir);
     }
-    return attributes(name, dir, ifindex).reading(name, scratch);
+    return attributes(name, dir, ifindex, now).reading(name, scratch);
   }
 
   /** The interface's attributes, from the cache while its ifindex is the same and they are fresh. */
-  private Attributes attributes(String name, Path dir, int ifindex) throws IOException {
+  private Attributes attributes(String name, Path dir, int ifindex, long now) throws IOException {
     Attributes a = cache.get(name);
-    long now = clock.getAsLong();
     if (a == null || a.ifindex() != ifindex || now - a.readAtNanos() >= ATTRIBUTES_TTL_NANOS) {
       a = readAttributes(dir, ifindex, now);
       cache.put(name, a);
@@ -134,7 +132,7 @@ public final class NetInterfaceReader {
     }
   }
 
-  private InterfaceReading readOpening(String name) throws ReadException {
+  private InterfaceReading readOpening(String name, long now) throws ReadException {
     Path dir = classNet.resolve(name);
     if (!Files.isDirectory(dir)) {
       return InterfaceReading.absent(name);
@@ -146,7 +144,7 @@ public final class NetInterfaceReader {
       for (int i = 0; i < v.length; i++) {
         v[i] = counters.readUnsigned(stats.resolve(InterfaceCounters.FILES[i]));
       }
-      Attributes a = attributes(name, dir, ifindexBefore);
+      Attributes a = attributes(name, dir, ifindexBefore, now);
       // The interface can be recreated while we read it (NetBird restart); a changed ifindex means the
       // counters may mix two interfaces, so the caller must treat this reading as a restart.
       int ifindexAfter = (int) counters.readUnsigned(dir.resolve("ifindex"));

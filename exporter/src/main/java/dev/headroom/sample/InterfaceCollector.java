@@ -36,7 +36,7 @@ final class InterfaceCollector {
   LinkState collect(String name, long nowNanos, double maxBytesPerSecond) {
     boolean restarted = false;
     try {
-      InterfaceReading r = net.read(name);
+      InterfaceReading r = net.read(name, nowNanos);
       restarted = tracker.update(r, nowNanos, maxBytesPerSecond);
       if (last.present() && !r.present()) {
         log.warn("{} interface {} vanished; rates are 0 until it is back", source, name);

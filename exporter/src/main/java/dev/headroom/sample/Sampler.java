@@ -63,7 +63,7 @@ public final class Sampler {
     this.intervalSeconds = settings.interval().toNanos() / 1e9;
     this.nanoClock = nanoClock;
     this.wallClock = wallClock;
-    NetInterfaceReader net = new NetInterfaceReader(settings.sysfs(), nanoClock);
+    NetInterfaceReader net = new NetInterfaceReader(settings.sysfs());
     this.underlay = new UnderlayCollector(settings, net, REDISCOVER_NANOS);
     this.tunnel = new TunnelCollector(net, settings.tunnelInterface(), settings.interval().toNanos() / 1e9);
     this.cpu = new CpuCollector(cpu);

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
  * The tunnel interface's counters: totals, rates, restarts and discontinuities, and the tunnel source's
  * health. Only the sampling thread calls it.
  *
- * <p>Usage: {@code LinkState t = new TunnelCollector(new NetInterfaceReader(sys, clock), "wt0", 1.0).collect(now, 1.25e9);}
+ * <p>Usage: {@code LinkState t = new TunnelCollector(new NetInterfaceReader(sys), "wt0", 1.0).collect(now, 1.25e9);}
  */
 public final class TunnelCollector {
   static final String SOURCE = "tunnel";

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * every ten seconds), with its line rate (configured beats sysfs {@code speed}). Only the sampling thread
  * calls it.
  *
- * <p>Usage: {@code UnderlayState u = new UnderlayCollector(settings, new NetInterfaceReader(sys, clock), 10_000_000_000L).collect(now);}
+ * <p>Usage: {@code UnderlayState u = new UnderlayCollector(settings, new NetInterfaceReader(sys), 10_000_000_000L).collect(now);}
  */
 public final class UnderlayCollector {
   static final String SOURCE = "underlay";

@@ -17,9 +17,9 @@ class NetInterfaceReaderLiveTest {
 
   @Test
   void onTheRealSysfsCountersAreReReadThroughHeldDescriptorsAndMatchAFreshRead() throws Exception {
-    NetInterfaceReader reader = new NetInterfaceReader(Path.of("/sys"), System::nanoTime);
-    InterfaceReading first = reader.read("lo");
-    InterfaceReading second = reader.read("lo");
+    NetInterfaceReader reader = new NetInterfaceReader(Path.of("/sys"));
+    InterfaceReading first = reader.read("lo", System.nanoTime());
+    InterfaceReading second = reader.read("lo", System.nanoTime());
     assertTrue(descriptorsOn("/net/lo/") > 0, "lo on /sys is read through held descriptors");
     Path lo = Path.of("/sys/class/net/lo");
     assertEquals(Integer.parseInt(Files.readString(lo.resolve("ifindex")).strip()), second.ifindex());
@@ -32,11 +32,11 @@ class NetInterfaceReaderLiveTest {
   @Test
   void onAFixtureTreeEveryReadOpensItsFilesSoAReplacedCounterIsSeen() throws Exception {
     FixtureTree tree = FixtureTree.copy("kernel", dir.resolve("tree"));
-    NetInterfaceReader reader = new NetInterfaceReader(tree.sys(), System::nanoTime);
-    long before = reader.read("wt0").counters().txBytes();
+    NetInterfaceReader reader = new NetInterfaceReader(tree.sys());
+    long before = reader.read("wt0", System.nanoTime()).counters().txBytes();
     tree.traffic("wt0", 1000, 1, 0, 0);
     assertEquals(0, descriptorsOn(tree.sys().toRealPath().toString()), "no descriptor is held on the fixture tree");
-    assertEquals(before + 1000, reader.read("wt0").counters().txBytes());
+    assertEquals(before + 1000, reader.read("wt0", System.nanoTime()).counters().txBytes());
   }
 
   /** This process's open descriptors whose target path contains {@code part}, from /proc/self/fd. */

@@ -436,4 +436,31 @@ class SamplerFixtureTest {
     rest[12] = Long.toString(Long.parseLong(rest[12]) + stime);
     t.write(stat, s.substring(0, close + 2) + String.join(" ", rest));
   }
+
+  @Test
+  void everyReadingOfASampleStandsAtTheTimeTheSampleIsStampedWith() {
+    // Counters that move like the kernel's, brought up to each moment the sampler asks the time, and a thread
+    // delayed by a different stall at each ask (a loaded host): a reading made later than its stamp would be
+    // divided by the wrong interval, a rate above the load in one sample and below it in the next.
+    FixtureTree t = FixtureTree.copy("userspace", dir);
+    long[] stallsNanos = {1_000_000_000L, 170_000_000L, 30_000_000L, 740_000_000L, 1_300_000_000L};
+    double bytesPerSecond = 125_000_000; // 1 Gbps
+    long base = 1_000_000;
+    long[] now = {0};
+    int[] asks = {0};
+    java.util.function.LongSupplier kernelTime = () -> {
+      now[0] += stallsNanos[asks[0]++ % stallsNanos.length];
+      t.setCounter("wt0", "tx_bytes", base + (long) (bytesPerSecond * now[0] / 1e9));
+      return now[0];
+    };
+    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
+        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"), Duration.ZERO,
+        Path.of("/var/run"), Optional.empty());
+    Sampler s = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), kernelTime, () -> 1_764_460_800_000L,
+        Runnable::run, null);
+    s.sample();
+    for (int i = 0; i < 12; i++) {
+      assertEquals(bytesPerSecond, s.sample().throughput(Direction.DOWNLOAD), 1.0, "sample " + i);
+    }
+  }
 }

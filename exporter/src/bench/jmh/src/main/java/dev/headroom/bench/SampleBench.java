@@ -86,7 +86,7 @@ public class SampleBench {
     live = new Sampler(settings(realSys, realProc, "lo", OptionalDouble.empty()),
         CpuSource.forRoots(realSys, realProc), System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     live.sample();
-    liveNet = new NetInterfaceReader(realSys, System::nanoTime);
+    liveNet = new NetInterfaceReader(realSys);
     oshi = new OshiCpuSource(realSys);
     liveProcStat = new ProcStatCpuSource(realSys, realProc);
     // Rediscovery period 0: every read scans /proc, as the sampler does every 10 s while no datapath process
@@ -135,7 +135,7 @@ public class SampleBench {
   /** Part of sampleLive: one interface (lo) from the real sysfs, 13 small files. */
   @Benchmark
   public InterfaceReading partReadInterfaceLive() throws ReadException {
-    return liveNet.read("lo");
+    return liveNet.read("lo", System.nanoTime());
   }
 
   /** Part of sampleLive: per-core ticks through OSHI (the service's CPU source on real roots). */
