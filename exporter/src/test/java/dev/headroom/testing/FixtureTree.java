@@ -65,9 +65,18 @@ public final class FixtureTree {
     addCounter(iface, "rx_packets", rxPackets);
   }
 
-  /** Deletes an interface, as when NetBird stops. */
+  /**
+   * Deletes an interface, as when NetBird stops. It is renamed away first and deleted there, so a reader sees
+   * it whole or not at all, as the kernel shows it, never a directory with half its files gone.
+   */
   public void removeInterface(String iface) {
-    deleteTree(sys().resolve("class/net").resolve(iface));
+    Path gone = root.resolve("gone-" + iface + "-" + System.nanoTime());
+    try {
+      Files.move(sys().resolve("class/net").resolve(iface), gone, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    deleteTree(gone);
   }
 
   /**
