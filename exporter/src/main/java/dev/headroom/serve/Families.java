@@ -3,7 +3,6 @@ package dev.headroom.serve;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
-import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
@@ -11,11 +10,11 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPoin
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Collects metric families for one scrape with little ceremony and builds them as client_java snapshots
@@ -25,28 +24,27 @@ import java.util.Map;
  * <p>Usage: {@code f.gauge(TunnelMetrics.UP, 1.0); f.gauge(TunnelMetrics.THROUGHPUT, 2.0, "direction", "download");}
  */
 final class Families {
-  private final Map<Family, List<DataPointSnapshot>> points = new LinkedHashMap<>();
+  private final Map<Family, MetricSnapshot.Builder<?>> builders = new LinkedHashMap<>();
 
   /** Adds a gauge point; NaN means unknown and is skipped rather than exposed. */
   void gauge(Family family, double value, String... labels) {
     family.require(Family.Type.GAUGE);
     if (!Double.isNaN(value)) {
-      add(family, GaugeDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build());
+      builder(family, GaugeSnapshot::builder)
+          .dataPoint(GaugeDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build());
     }
   }
 
-  /** Adds a counter point. */
   void counter(Family family, double value, String... labels) {
-    add(family.require(Family.Type.COUNTER),
-        CounterDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build());
+    builder(family.require(Family.Type.COUNTER), CounterSnapshot::builder)
+        .dataPoint(CounterDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build());
   }
 
   /**
    * Adds an enum as one gauge series per state, 1 for the active states and 0 for the rest (node_exporter
    * style, so the state label has a readable name rather than the metric's own, as OpenMetrics StateSets do).
    */
-  void stateSet(Family family, String stateLabel, String[] states, java.util.Set<String> active,
-      String... labels) {
+  void stateSet(Family family, String stateLabel, String[] states, Set<String> active, String... labels) {
     for (String s : states) {
       String[] all = Arrays.copyOf(labels, labels.length + 2);
       all[labels.length] = stateLabel;
@@ -60,39 +58,21 @@ final class Families {
     if (upperBounds.length != perBucket.length || upperBounds[upperBounds.length - 1] != Double.POSITIVE_INFINITY) {
       throw new IllegalArgumentException(family.name() + ": bounds must end in +Inf and match the buckets");
     }
-    add(family.require(Family.Type.HISTOGRAM), HistogramDataPointSnapshot.builder()
-        .classicHistogramBuckets(ClassicHistogramBuckets.of(upperBounds, perBucket))
-        .sum(sum).labels(Labels.of(labels)).build());
+    builder(family.require(Family.Type.HISTOGRAM), HistogramSnapshot::builder)
+        .dataPoint(HistogramDataPointSnapshot.builder()
+            .classicHistogramBuckets(ClassicHistogramBuckets.of(upperBounds, perBucket))
+            .sum(sum).labels(Labels.of(labels)).build());
   }
 
-  private void add(Family family, DataPointSnapshot point) {
-    points.computeIfAbsent(family, f -> new ArrayList<>()).add(point);
+  /** The family's snapshot builder, made on its first point; {@link Family#require} has checked its type. */
+  @SuppressWarnings("unchecked")
+  private <B extends MetricSnapshot.Builder<B>> B builder(Family family, Supplier<B> create) {
+    return (B) builders.computeIfAbsent(family, f -> create.get().name(f.name()).help(f.help()));
   }
 
-  /** The families added, as client_java snapshots. */
   MetricSnapshots build() {
     MetricSnapshots.Builder out = MetricSnapshots.builder();
-    points.forEach((f, p) -> out.metricSnapshot(snapshot(f, p)));
+    builders.values().forEach(b -> out.metricSnapshot(b.build()));
     return out.build();
-  }
-
-  private static MetricSnapshot snapshot(Family f, List<DataPointSnapshot> points) {
-    return switch (f.type()) {
-      case GAUGE -> {
-        GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(f.name()).help(f.help());
-        points.forEach(p -> b.dataPoint((GaugeDataPointSnapshot) p));
-        yield b.build();
-      }
-      case COUNTER -> {
-        CounterSnapshot.Builder b = CounterSnapshot.builder().name(f.name()).help(f.help());
-        points.forEach(p -> b.dataPoint((CounterDataPointSnapshot) p));
-        yield b.build();
-      }
-      case HISTOGRAM -> {
-        HistogramSnapshot.Builder b = HistogramSnapshot.builder().name(f.name()).help(f.help());
-        points.forEach(p -> b.dataPoint((HistogramDataPointSnapshot) p));
-        yield b.build();
-      }
-    };
   }
 }
