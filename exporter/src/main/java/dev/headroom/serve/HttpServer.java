@@ -43,7 +43,10 @@ public final class HttpServer implements AutoCloseable {
         Readiness.State r = readiness.check(state.get(), System.nanoTime());
         ctx.status(r.ready() ? 200 : 503).contentType("text/plain").result(r.reason() + "\n");
       });
-      config.routes.get("/api/v1/status", ctx -> json(ctx, status(state.get(), info, readiness)));
+      config.routes.get("/api/v1/status", ctx -> {
+        Published p = state.get();
+        json(ctx, StatusJson.render(p, info, readiness.check(p, System.nanoTime())));
+      });
       config.routes.get("/api/v1/history", ctx -> json(ctx, history.json(LiveAssets.after(ctx.queryParam("after")))));
       config.routes.get("/", ctx -> {
         Published p = state.get();
@@ -54,10 +57,6 @@ public final class HttpServer implements AutoCloseable {
     });
     app.start(host.isEmpty() ? null : host, port); // no host: every address, IPv6 included
     return new HttpServer(app);
-  }
-
-  private static String status(Published p, HeadroomCollector.ExporterInfo info, Readiness readiness) {
-    return StatusJson.render(p, info, readiness.check(p, System.nanoTime()));
   }
 
   private static void json(Context ctx, String body) {
