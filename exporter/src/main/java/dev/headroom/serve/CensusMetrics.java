@@ -6,6 +6,8 @@ import dev.headroom.sample.Sample;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.CensusTotals;
 import dev.headroom.sample.census.RateHistogram;
+import java.util.Arrays;
+import java.util.stream.DoubleStream;
 
 /**
  * The tunnels behind the peer, without a series per tunnel: counts by state, the per-tunnel rate histogram,
@@ -32,13 +34,9 @@ final class CensusMetrics implements MetricArea {
   static final Family NETBIRD_LATENCY_MAX = Family.gauge("headroom_netbird_peer_latency_max_seconds",
       "Highest latency NetBird reports for its connected peers.");
 
-  private static final double[] RATE_BOUNDS = withInf(RateHistogram.upperBounds());
-
-  private static double[] withInf(double[] bounds) {
-    double[] b = java.util.Arrays.copyOf(bounds, bounds.length + 1);
-    b[bounds.length] = Double.POSITIVE_INFINITY;
-    return b;
-  }
+  private static final double[] RATE_BOUNDS =
+      DoubleStream.concat(Arrays.stream(RateHistogram.upperBounds()), DoubleStream.of(Double.POSITIVE_INFINITY))
+          .toArray();
 
   @Override
   public void write(Families f, Published p) {
