@@ -45,7 +45,6 @@ public final class Explainer {
         : j.cause() == Cause.CPU_SHARED ? "CPU-bound: the CPU is shared" : verdictWords(j.verdict());
   }
 
-  /** A verdict label in words. */
   public static String verdictWords(Verdict v) {
     return switch (v) {
       case HEADROOM -> "Headroom";

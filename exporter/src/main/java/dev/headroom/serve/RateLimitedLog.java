@@ -36,7 +36,6 @@ public final class RateLimitedLog {
   private final Map<String, Window> windows = new LinkedHashMap<>();
 
   /**
-   * @param log where lines go
    * @param interval at most one line per key per interval
    * @param nanoClock {@code System::nanoTime}, replaceable in tests
    */
@@ -46,12 +45,10 @@ public final class RateLimitedLog {
     this.nanoClock = nanoClock;
   }
 
-  /** Logs at WARN, subject to the limit. */
   public void warn(String key, String message, Throwable cause) {
     write(admit(key, message, cause), cause, log::warn);
   }
 
-  /** Logs at ERROR, subject to the limit. */
   public void error(String key, String message, Throwable cause) {
     write(admit(key, message, cause), cause, log::error);
   }

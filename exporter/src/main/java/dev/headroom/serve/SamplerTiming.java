@@ -20,7 +20,6 @@ public record SamplerTiming(long[] perBucket, double lateSecondsSum, long skippe
     perBucket = perBucket.clone();
   }
 
-  /** The upper bounds, ending in +Inf. */
   public static double[] upperBounds() {
     return BOUNDS.clone();
   }

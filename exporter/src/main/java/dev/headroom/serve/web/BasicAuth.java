@@ -66,7 +66,6 @@ public final class BasicAuth implements Handler {
     public static final Settings DEFAULT =
         new Settings(Duration.ofMinutes(5), 1, 2, Duration.ofSeconds(5), 5, Duration.ofSeconds(6), 4096);
 
-    /** The same bounds with another cache lifetime. */
     public Settings withCacheTtl(Duration ttl) {
       return new Settings(ttl, concurrentHashes, waitingHashes, hashWait, failureBurst, failureRefill, maxClients);
     }
@@ -108,7 +107,6 @@ public final class BasicAuth implements Handler {
 
   /**
    * @param users user name to bcrypt hash, as validated by {@link WebConfigParser}
-   * @param settings the bounds
    * @param nanoClock {@code System::nanoTime}, replaceable in tests
    * @param refusals where the requests it refuses are counted
    * @param verifier checks a password against its hash: {@link Bcrypt#verify} in service

@@ -45,7 +45,6 @@ final class FailureLimiter {
     };
   }
 
-  /** True when {@code client} may make another attempt. */
   synchronized boolean allowed(String client) {
     Bucket b = buckets.get(key(client));
     return b == null || refill(b) >= 1;

@@ -39,7 +39,6 @@ public final class Refusals {
 
     private final String label = name().toLowerCase(Locale.ROOT);
 
-    /** The {@code reason} label value. */
     public String label() {
       return label;
     }
