@@ -13,9 +13,9 @@ import java.util.stream.DoubleStream;
  * The tunnels behind the peer, without a series per tunnel: counts by state, the per-tunnel rate histogram,
  * the hottest tunnel and the mean active user; and NetBird's own peer counts when its status is read.
  *
- * <p>Usage: {@code new CensusMetrics().write(families, published);}
+ * <p>Usage: {@code CensusMetrics.write(families, published);}
  */
-final class CensusMetrics implements MetricArea {
+final class CensusMetrics {
   static final Family TUNNELS = Family.gauge("headroom_tunnels",
       "Tunnels (one per client device): all, with a handshake in the last 180 s, and active (moving data).");
   static final Family RATE = Family.histogram("headroom_tunnel_rate_bytes_per_second",
@@ -38,8 +38,9 @@ final class CensusMetrics implements MetricArea {
       DoubleStream.concat(Arrays.stream(RateHistogram.upperBounds()), DoubleStream.of(Double.POSITIVE_INFINITY))
           .toArray();
 
-  @Override
-  public void write(Families f, Published p) {
+  private CensusMetrics() {}
+
+  static void write(Families f, Published p) {
     census(f, p.sample());
     netbird(f, p.netbird());
   }

@@ -10,9 +10,9 @@ import java.util.stream.Stream;
  * Per-core CPU keyed by the kernel's CPU id, the busiest and saturated cores, CPU per gigabyte, and the
  * datapath (which one runs the tunnel, and its own CPU).
  *
- * <p>Usage: {@code new CpuMetrics(0.9).write(families, published);}
+ * <p>Usage: {@code CpuMetrics.write(families, published, 0.9);}
  */
-final class CpuMetrics implements MetricArea {
+final class CpuMetrics {
   static final Family DATAPATH = Family.gauge("headroom_datapath", "Which WireGuard datapath runs the tunnel (one series per state).");
   static final Family DATAPATH_CPU_SECONDS = Family.counter("headroom_datapath_cpu_seconds",
       "CPU time of the datapath (userspace: its process; kernel: softirq and WireGuard kernel threads).");
@@ -28,14 +28,9 @@ final class CpuMetrics implements MetricArea {
 
   private static final String[] DATAPATHS = Stream.of(Datapath.values()).map(Datapath::label).toArray(String[]::new);
 
-  private final double saturation;
+  private CpuMetrics() {}
 
-  CpuMetrics(double saturation) {
-    this.saturation = saturation;
-  }
-
-  @Override
-  public void write(Families f, Published p) {
+  static void write(Families f, Published p, double saturation) {
     Sample s = p.sample();
     f.stateSet(DATAPATH, "datapath", DATAPATHS, java.util.Set.of(s.datapath().label()));
     if (s.datapath() != Datapath.ABSENT) {

@@ -10,9 +10,9 @@ import java.util.Map;
  * The exporter itself: build and placement, samples taken and how long and how late they ran, and the
  * health of every source (one failing source is exposed here, never a failed scrape).
  *
- * <p>Usage: {@code SelfMetrics self = new SelfMetrics(info, refusals); self.info(families); self.write(families, published);}
+ * <p>Usage: {@code SelfMetrics.info(families, info, refusals); SelfMetrics.write(families, published);}
  */
-final class SelfMetrics implements MetricArea {
+final class SelfMetrics {
   static final Family BUILD_INFO = Family.gauge("headroom_build_info", "Build of this exporter.");
   static final Family PEER_INFO = Family.gauge("headroom_peer_info", "The operator's placement of this routing peer.");
   static final Family SAMPLES = Family.counter("headroom_samples", "Samples taken.");
@@ -30,16 +30,10 @@ final class SelfMetrics implements MetricArea {
 
   private static final double[] LATENESS_BOUNDS = SamplerTiming.upperBounds();
 
-  private final HeadroomCollector.ExporterInfo info;
-  private final Refusals refusals;
-
-  SelfMetrics(HeadroomCollector.ExporterInfo info, Refusals refusals) {
-    this.info = info;
-    this.refusals = refusals;
-  }
+  private SelfMetrics() {}
 
   /** What is known before the first sample: build, placement, and the refusals, every reason from 0. */
-  void info(Families f) {
+  static void info(Families f, HeadroomCollector.ExporterInfo info, Refusals refusals) {
     f.gauge(BUILD_INFO, 1, "version", info.version());
     f.gauge(PEER_INFO, 1, "network", info.network(), "site", info.site());
     for (Refusals.Reason r : REASONS) {
@@ -47,8 +41,7 @@ final class SelfMetrics implements MetricArea {
     }
   }
 
-  @Override
-  public void write(Families f, Published p) {
+  static void write(Families f, Published p) {
     Sample s = p.sample();
     f.counter(SAMPLES, s.sequence());
     f.gauge(SAMPLE_DURATION, s.durationSeconds());

@@ -18,9 +18,9 @@ import dev.headroom.sample.Traffic;
  * The tunnel interface: presence, counters by direction (download = TX, the peer encrypts), rates, peaks,
  * restarts and dropped deltas, and its attributes.
  *
- * <p>Usage: {@code new TunnelMetrics("wt0").write(families, published);}
+ * <p>Usage: {@code TunnelMetrics.write(families, published, "wt0");}
  */
-final class TunnelMetrics implements MetricArea {
+final class TunnelMetrics {
   static final Family UP = Family.gauge("headroom_tunnel_up",
       "1 when the tunnel interface exists and its counters were read (netstack datapath: NetBird's status call answered).");
   static final Family INFO = Family.gauge("headroom_tunnel_info", "The configured tunnel interface.");
@@ -48,11 +48,7 @@ final class TunnelMetrics implements MetricArea {
   static final Family THREADED_NAPI = Family.gauge("headroom_tunnel_threaded_napi",
       "1 when the tunnel's receive runs in threaded NAPI kthreads.");
 
-  private final String tunnelInterface;
-
-  TunnelMetrics(String tunnelInterface) {
-    this.tunnelInterface = tunnelInterface;
-  }
+  private TunnelMetrics() {}
 
   /** The dropped-delta family of an interface; tunnel and underlay differ only in name and subject. */
   static Family discontinuities(String name, String what) {
@@ -71,8 +67,7 @@ final class TunnelMetrics implements MetricArea {
     f.counter(family, tr.total(rx), "direction", rxLabel);
   }
 
-  @Override
-  public void write(Families f, Published p) {
+  static void write(Families f, Published p, String tunnelInterface) {
     Sample s = p.sample();
     InterfaceReading t = s.tunnel();
     Traffic tr = s.tunnelTraffic();

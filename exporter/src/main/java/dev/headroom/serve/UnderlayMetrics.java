@@ -18,9 +18,9 @@ import dev.headroom.sample.Traffic;
  * The underlay NIC that carries the tunnel: counters by transmit and receive, rates, line rate and its
  * source, utilization.
  *
- * <p>Usage: {@code new UnderlayMetrics().write(families, published);}
+ * <p>Usage: {@code UnderlayMetrics.write(families, published);}
  */
-final class UnderlayMetrics implements MetricArea {
+final class UnderlayMetrics {
   static final Family UP = Family.gauge("headroom_underlay_up", "1 when the underlay interface exists and its counters were read.");
   static final Family INFO = Family.gauge("headroom_underlay_info", "Which NIC carries the tunnel, and where its line rate comes from.");
   static final Family BYTES = Family.counter("headroom_underlay_bytes", "Bytes on the underlay NIC.");
@@ -35,8 +35,9 @@ final class UnderlayMetrics implements MetricArea {
   static final Family UTILIZATION = Family.gauge("headroom_underlay_utilization_ratio", "Underlay throughput over its line rate.");
   static final Family MTU = Family.gauge("headroom_underlay_mtu_bytes", "Underlay MTU.");
 
-  @Override
-  public void write(Families f, Published p) {
+  private UnderlayMetrics() {}
+
+  static void write(Families f, Published p) {
     Sample s = p.sample();
     InterfaceReading u = s.underlay();
     Traffic tr = s.underlayTraffic();

@@ -14,9 +14,9 @@ import java.util.stream.Stream;
  * The judgement per direction: the ceiling in use and where it comes from, utilization against it, the
  * verdict, the spare capacity, and the advice.
  *
- * <p>Usage: {@code new VerdictMetrics().write(families, published);}
+ * <p>Usage: {@code VerdictMetrics.write(families, published);}
  */
-final class VerdictMetrics implements MetricArea {
+final class VerdictMetrics {
   static final Family CEILING = Family.gauge("headroom_ceiling_bytes_per_second", "The ceiling in use for the direction.");
   static final Family CEILING_SOURCE = Family.gauge("headroom_ceiling_source",
       "Where the ceiling comes from: profile (measured here), config, observed (learned from this peer's own saturation), or the reference tables.");
@@ -34,8 +34,9 @@ final class VerdictMetrics implements MetricArea {
   private static final String[] VERDICTS = Stream.of(Verdict.values()).map(Verdict::label).toArray(String[]::new);
   private static final String[] ADVICES = Stream.of(Advice.values()).map(Advice::label).toArray(String[]::new);
 
-  @Override
-  public void write(Families f, Published p) {
+  private VerdictMetrics() {}
+
+  static void write(Families f, Published p) {
     Judgement j = p.judgement();
     if (j == null) {
       return;
