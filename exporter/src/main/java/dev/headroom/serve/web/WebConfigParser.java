@@ -251,9 +251,6 @@ public final class WebConfigParser {
       if (Files.isDirectory(p)) {
         throw error(key, p + " is a directory");
       }
-      if (!Files.isReadable(p)) {
-        throw error(key, p + " is not readable by this user (" + System.getProperty("user.name") + ")");
-      }
       try {
         return loader.read(p);
       } catch (AccessDeniedException e) {
