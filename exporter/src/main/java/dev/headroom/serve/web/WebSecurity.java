@@ -169,7 +169,7 @@ public final class WebSecurity {
 
   private static KeyStore keyStore(Tls tls, char[] password) {
     try {
-      List<X509Certificate> chain = certificates("tls_server_config.cert_file", tls.certFile());
+      List<X509Certificate> chain = CertificateValidity.read(tls.certFile()).chain();
       PrivateKey key = Pem.privateKey(tls.keyFile());
       KeyStore ks = KeyStore.getInstance("PKCS12");
       ks.load(null, null);
@@ -187,20 +187,12 @@ public final class WebSecurity {
       KeyStore ks = KeyStore.getInstance("PKCS12");
       ks.load(null, null);
       int i = 0;
-      for (X509Certificate ca : certificates("tls_server_config.client_ca_file", caFile)) {
+      for (X509Certificate ca : Pem.certificates(caFile)) {
         ks.setCertificateEntry("client-ca-" + i++, ca);
       }
       return ks;
     } catch (IOException | GeneralSecurityException e) {
       throw new WebConfigException("tls_server_config.client_ca_file: " + caFile + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static List<X509Certificate> certificates(String key, Path file) {
-    try {
-      return Pem.certificates(file);
-    } catch (IOException e) {
-      throw new WebConfigException(key + ": " + file + ": " + e.getMessage(), e);
     }
   }
 
