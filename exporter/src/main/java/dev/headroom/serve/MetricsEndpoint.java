@@ -84,18 +84,13 @@ public final class MetricsEndpoint {
     if (r != null && state != null && r.state == state) {
       return r;
     }
-    r = new Rendered(state, render(writer, escaping, r));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(r == null ? 16 * 1024 : r.plain.length + 1024);
+    writer.write(out, registry.scrape(), escaping);
+    r = new Rendered(state, out.toByteArray());
     if (state != null) {
       cache.put(key, r);
     }
     return r;
-  }
-
-  private byte[] render(ExpositionFormatWriter writer, EscapingScheme escaping, Rendered last)
-      throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(last == null ? 16 * 1024 : last.plain.length + 1024);
-    writer.write(out, registry.scrape(), escaping);
-    return out.toByteArray();
   }
 
   private Object fallback() {
