@@ -59,9 +59,6 @@ public final class History implements Consumer<Published> {
   /** Records one published sample; call only from the sampling thread. */
   @Override
   public void accept(Published p) {
-    if (p == null || p.sample() == null) {
-      return;
-    }
     Sample s = p.sample();
     List<CoreShare> cores = new ArrayList<>(s.cores().size());
     for (Core c : s.cores()) {
