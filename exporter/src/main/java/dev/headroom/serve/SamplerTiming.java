@@ -1,6 +1,5 @@
 package dev.headroom.serve;
 
-
 /**
  * How punctual the sampler is: a histogram of its lateness (actual start of a sample minus its planned start)
  * and the planned samples it skipped because a later one was already due. Immutable; the sampling thread
@@ -15,10 +14,6 @@ public record SamplerTiming(long[] perBucket, double lateSecondsSum, long skippe
 
   /** No sample taken yet. */
   public static final SamplerTiming NONE = new SamplerTiming(new long[BOUNDS.length], 0, 0);
-
-  public SamplerTiming {
-    perBucket = perBucket.clone();
-  }
 
   public static double[] upperBounds() {
     return BOUNDS.clone();
