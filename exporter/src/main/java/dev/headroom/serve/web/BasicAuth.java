@@ -164,7 +164,7 @@ public final class BasicAuth implements Handler {
 
   /** Checks the Authorization header value of a request from {@code client} (its address). */
   Decision check(String header, String client) {
-    if (header == null || header.length() < 6 || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
+    if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
       return Decision.DENIED;
     }
     byte[] decoded;
