@@ -70,7 +70,6 @@ public final class WebConfigParser {
    */
   public static WebConfig parse(Path file) {
     Path abs = file.toAbsolutePath().normalize();
-    Context c = new Context(abs);
     Object root;
     try (Reader r = Files.newBufferedReader(abs, StandardCharsets.UTF_8)) {
       LoaderOptions options = new LoaderOptions();
@@ -85,7 +84,7 @@ public final class WebConfigParser {
     } catch (YAMLException e) {
       throw new WebConfigException(abs + ": not valid YAML: " + problem(e), e);
     }
-    return c.config(root);
+    return new Context(abs).config(root);
   }
 
   private record Context(Path file) {
