@@ -44,7 +44,7 @@ final class ServeProcess {
   private ServeCommand.Running running;
 
   private ServeProcess(List<String> flags, Config config, WebConfig web, ServeCommand.Running running) {
-    this.flags = List.copyOf(flags);
+    this.flags = flags;
     this.config = config;
     this.web = web;
     this.running = running;
