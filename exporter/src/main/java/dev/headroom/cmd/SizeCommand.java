@@ -318,11 +318,10 @@ public final class SizeCommand implements Callable<Integer> {
 
   /**
    * The calculator's command line: values convert by type (whole numbers may group digits with {@code _}), and
-   * a flag given twice is an error.
+   * a flag given twice is an error (picocli's default; Main allows repeats for the sampling commands only).
    */
   static CommandLine commandLine(PrintStream out, PrintStream err) {
     CommandLine cl = new CommandLine(new SizeCommand(out, err));
-    cl.setOverwrittenOptionsAllowed(false);
     cl.registerConverter(Long.class, v -> number(v, t -> Long.parseLong(t.replace("_", "")), "a whole number"));
     cl.registerConverter(Double.class, v -> number(v, Double::parseDouble, "a number"));
     cl.registerConverter(URI.class, PrometheusQuery::baseUri);
