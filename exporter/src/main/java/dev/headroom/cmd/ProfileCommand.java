@@ -26,7 +26,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +75,6 @@ public final class ProfileCommand {
   /** As {@link #run(Config, InputStream, PrintStream, PrintStream, AtomicBoolean)}, reading {@code samples}. */
   static int run(Config config, SampleSource samples, InputStream in, PrintStream out, PrintStream err,
       AtomicBoolean stop) throws InterruptedException {
-    Optional<ProfileSession> baseline = Optional.empty();
     Sample s0 = firstComplete(samples, config.netbirdStatusInterval());
     if (!s0.tunnelCarried()) {
       err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "' and no NetBird in"
@@ -93,13 +91,14 @@ public final class ProfileCommand {
     // whoever else reads it (under a test runner, the runner's own command channel).
     Confirmations steps = new Confirmations(in);
     drive(tunnel, false, "Step", config.profileTarget(), samples, steps, out, stop, deadline);
+    Optional<ArmCost> baselineCost = Optional.empty();
     if (config.profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
       String host = config.profileBaseline().get();
       out.printf(Locale.ROOT, "%nWithout the tunnel: stop the clients above; on %s run the same servers; then step the same"
           + " clients to %s over the underlay.%n", host, host);
       ProfileSession b = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
       drive(b, true, "Baseline step", host, samples, steps, out, stop, deadline);
-      baseline = Optional.of(b);
+      baselineCost = b.cost();
     }
     out.println();
     if (stop.get()) {
@@ -110,12 +109,10 @@ public final class ProfileCommand {
     }
     Optional<ArmCost> tunnelCost = tunnel.cost();
     tunnelCost.ifPresent(c -> out.println("through the tunnel: " + costText(c)));
-    if (baseline.isPresent()) {
-      Optional<ArmCost> base = baseline.get().cost();
-      base.ifPresent(c -> out.println("without the tunnel: " + costText(c)));
-      OptionalDouble kept = tunnelCost.isPresent() && base.isPresent() ? tunnelCost.get().retained(base.get())
-          : OptionalDouble.empty();
-      kept.ifPresent(k -> out.println("the tunnel keeps " + pct(k) + " of the path without it"));
+    baselineCost.ifPresent(c -> out.println("without the tunnel: " + costText(c)));
+    if (tunnelCost.isPresent() && baselineCost.isPresent()) {
+      tunnelCost.get().retained(baselineCost.get())
+          .ifPresent(k -> out.println("the tunnel keeps " + pct(k) + " of the path without it"));
     }
     Optional<MeasuredProfile> measured = tunnel.toProfile(Instant.now());
     if (measured.isEmpty()) {

@@ -27,8 +27,8 @@ import sun.misc.Signal;
  * key files) before touching anything; if any of it is invalid the running daemon keeps its configuration
  * and the log says why. A valid one replaces the daemon and the server, like a restart without the process
  * exit: sampling starts again (peaks and the page's history too). The old server answers until the new
- * sampler is up; the listen port is closed only between the old server stopping and the new one binding. Should the new one fail to start (its
- * port taken, say), the old configuration is started again.
+ * sampler is up; the listen port is closed only between the old server stopping and the new one binding. Should
+ * the new one fail to start (its port taken, say), the old configuration is started again.
  */
 final class ServeProcess {
   private static final Logger log = LoggerFactory.getLogger(ServeProcess.class);
@@ -44,7 +44,7 @@ final class ServeProcess {
   private ServeCommand.Running running;
 
   private ServeProcess(List<String> flags, Config config, WebConfig web, ServeCommand.Running running) {
-    this.flags = List.copyOf(flags);
+    this.flags = flags;
     this.config = config;
     this.web = web;
     this.running = running;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -317,25 +318,12 @@ public final class SizeCommand implements Callable<Integer> {
 
   /**
    * The calculator's command line: values convert by type (whole numbers may group digits with {@code _}), and
-   * a flag given twice is an error.
+   * a flag given twice is an error (picocli's default; Main allows repeats for the sampling commands only).
    */
   static CommandLine commandLine(PrintStream out, PrintStream err) {
     CommandLine cl = new CommandLine(new SizeCommand(out, err));
-    cl.setOverwrittenOptionsAllowed(false);
-    cl.registerConverter(Long.class, v -> {
-      try {
-        return Long.parseLong(v.trim().replace("_", ""));
-      } catch (NumberFormatException e) {
-        throw new TypeConversionException("must be a whole number, got '" + v + "'");
-      }
-    });
-    cl.registerConverter(Double.class, v -> {
-      try {
-        return Double.parseDouble(v.trim());
-      } catch (NumberFormatException e) {
-        throw new TypeConversionException("must be a number, got '" + v + "'");
-      }
-    });
+    cl.registerConverter(Long.class, v -> number(v, t -> Long.parseLong(t.replace("_", "")), "a whole number"));
+    cl.registerConverter(Double.class, v -> number(v, Double::parseDouble, "a number"));
     cl.registerConverter(URI.class, PrometheusQuery::baseUri);
     cl.registerConverter(OptionalDouble.class, v -> {
       try {
@@ -354,5 +342,13 @@ public final class SizeCommand implements Callable<Integer> {
       default -> throw new TypeConversionException("must be kernel or userspace, got '" + v + "'");
     });
     return cl;
+  }
+
+  private static <T> T number(String v, Function<String, T> parse, String what) {
+    try {
+      return parse.apply(v.trim());
+    } catch (NumberFormatException e) {
+      throw new TypeConversionException("must be " + what + ", got '" + v + "'");
+    }
   }
 }

@@ -34,11 +34,7 @@ final class SizeQueries {
     String q = "last_over_time(headroom_ceiling_bytes_per_second{" + d + "}[" + window + "])"
         + " and on (job, instance, direction) (last_over_time(headroom_ceiling_source{" + d
         + ",source=\"observed\"}[" + window + "]) == 1)";
-    if (network != null) {
-      q += " and on (job, instance) last_over_time(headroom_peer_info{network=" + promString(network) + "}["
-          + window + "])";
-    }
-    return "min(" + q + ")";
+    return "min(" + q + inNetwork(network, window) + ")";
   }
 
   /**
@@ -52,13 +48,17 @@ final class SizeQueries {
   }
 
   private static String sumRate(String part, Direction direction, String network, String window) {
-    String r = "rate(headroom_tunnel_rate_bytes_per_second_" + part + "{direction=\"" + direction.label() + "\"}["
-        + window + "])";
-    if (network != null) {
-      r += " and on (job, instance) last_over_time(headroom_peer_info{network=" + promString(network) + "}["
-          + window + "])";
+    return "sum(rate(headroom_tunnel_rate_bytes_per_second_" + part + "{direction=\"" + direction.label() + "\"}["
+        + window + "])" + inNetwork(network, window) + ")";
+  }
+
+  /** Keeps the peers that carried the Network's label at any time in the window; all peers when none is named. */
+  private static String inNetwork(String network, String window) {
+    if (network == null) {
+      return "";
     }
-    return "sum(" + r + ")";
+    return " and on (job, instance) last_over_time(headroom_peer_info{network=" + promString(network) + "}["
+        + window + "])";
   }
 
   /** A PromQL double-quoted string literal. */

@@ -47,10 +47,6 @@ public record Config(
     Path stateDir,
     Duration ceilingLearnAfter) {
 
-  public Config {
-    datapathProcesses = List.copyOf(datapathProcesses);
-  }
-
   public SamplerSettings samplerSettings() {
     return new SamplerSettings(
         sysfs, procfs, tunnelInterface, underlayInterface, underlayLineRate, sampleInterval, peakWindow,

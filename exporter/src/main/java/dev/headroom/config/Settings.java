@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalDouble;
 import picocli.CommandLine;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
@@ -112,13 +111,11 @@ public final class Settings {
   public static CommandLine typed(CommandLine cl) {
     cl.registerConverter(Duration.class, Quantities::durationOrZero);
     cl.registerConverter(OptionalDouble.class, v -> OptionalDouble.of(Quantities.bitRateToBytes(v)));
-    ITypeConverter<Boolean> bool = v -> switch (v.strip()) {
+    cl.registerConverter(boolean.class, v -> switch (v.strip()) {
       case "true" -> true;
       case "false" -> false;
       default -> throw new TypeConversionException("'" + v.strip() + "' is not true or false");
-    };
-    cl.registerConverter(Boolean.class, bool);
-    cl.registerConverter(boolean.class, bool);
+    });
     return cl;
   }
 }
