@@ -2,7 +2,6 @@ package dev.headroom.read;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -97,19 +96,14 @@ public final class NetInterfaceReader {
     Path dir = classNet.resolve(name);
     FileChannel[] h = new FileChannel[InterfaceCounters.FILES.length + 1];
     try {
-      h[0] = open(dir.resolve("ifindex"));
+      h[0] = Sysfs.open(dir.resolve("ifindex"));
       for (int i = 0; i < InterfaceCounters.FILES.length; i++) {
-        h[i + 1] = open(dir.resolve("statistics").resolve(InterfaceCounters.FILES[i]));
+        h[i + 1] = Sysfs.open(dir.resolve("statistics").resolve(InterfaceCounters.FILES[i]));
       }
       held.put(name, h);
     } catch (IOException e) {
       closeAll(h);
     }
-  }
-
-  private static FileChannel open(Path file) throws IOException {
-    Sysfs.requireRegularFile(file);
-    return FileChannel.open(file, StandardOpenOption.READ);
   }
 
   private void release(String name) {
