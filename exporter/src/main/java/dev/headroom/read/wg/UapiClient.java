@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  *
  * <p>The socket is created by the daemon as root with mode 0700 in a 0755 directory: connecting needs
  * uid 0 or CAP_DAC_OVERRIDE (write permission on the socket file). A kernel-WireGuard interface has no
- * socket (use {@link WgDumpReader}); NetBird's netstack mode has none either.
+ * socket ({@link TunnelPeersReader} runs {@code wg} for it); NetBird's netstack mode has none either.
  *
  * <p>Immutable and safe to share: each call opens and closes its own connection.
  *
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 public final class UapiClient {
 
   /** Linux IFNAMSIZ-1 and the characters an interface name may sensibly hold; keeps the path inside runDir. */
-  private static final Pattern IFACE = Pattern.compile("[A-Za-z0-9_.\\-]{1,15}");
+  static final Pattern IFACE = Pattern.compile("[A-Za-z0-9_.\\-]{1,15}");
 
   /** A reply larger than this is refused: ~500 bytes per peer makes it room for ~60,000 peers. */
   static final int MAX_REPLY_BYTES = 32 * 1024 * 1024;
