@@ -64,19 +64,15 @@ public final class UapiClient {
     return runDir.resolve("wireguard").resolve(iface + ".sock");
   }
 
-  public List<TunnelPeer> peers(String iface) throws IOException {
-    return UapiParser.parse(get(iface));
-  }
-
   /**
-   * Sends {@code get=1} and returns the raw reply text, up to and including the terminating empty line,
-   * or whatever arrived before the daemon closed the connection ({@link UapiParser} reports a cut reply).
+   * Sends {@code get=1} and parses the reply, up to and including the terminating empty line, or whatever
+   * arrived before the daemon closed the connection ({@link UapiParser} reports a cut reply).
    *
    * @throws NoSuchFileException no socket: interface absent, or not a userspace datapath
    * @throws AccessDeniedException the socket exists but this process may not connect to it
    * @throws SocketTimeoutException the whole exchange did not finish within the timeout
    */
-  public String get(String iface) throws IOException {
+  public List<TunnelPeer> peers(String iface) throws IOException {
     Path sock = socketPath(iface);
     if (!Files.exists(sock)) {
       throw new NoSuchFileException(sock.toString(), null,
@@ -127,7 +123,7 @@ public final class UapiClient {
               + " ms while reading the reply (" + reply.size() + " bytes so far)");
         }
       }
-      return reply.text();
+      return UapiParser.parse(reply.text());
     }
   }
 
