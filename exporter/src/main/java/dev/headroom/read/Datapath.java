@@ -36,7 +36,6 @@ public enum Datapath {
     return this == USERSPACE || this == NETSTACK;
   }
 
-  /** Decides the datapath from the interface's presence and its kernel WireGuard marker. */
   public static Datapath detect(boolean present, boolean wireguardDevtype) {
     if (!present) {
       return ABSENT;

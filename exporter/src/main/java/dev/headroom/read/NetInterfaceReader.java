@@ -168,7 +168,6 @@ public final class NetInterfaceReader {
     return new Attributes(ifindex, mtu, operstate, wg, threaded, Sysfs.readSpeedMbps(dir.resolve("speed")), now);
   }
 
-  /** True when a uevent text declares a kernel WireGuard device. */
   public static boolean isWireguardUevent(String uevent) {
     return uevent.lines().map(String::strip).anyMatch("DEVTYPE=wireguard"::equals);
   }
