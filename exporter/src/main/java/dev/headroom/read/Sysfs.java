@@ -73,10 +73,12 @@ public final class Sysfs {
    * Fails unless {@code file} is a regular file: sysfs and procfs attributes are, and opening anything else
    * (a FIFO waits for a writer) could stall the reader forever.
    */
-  public static void requireRegularFile(Path file) throws IOException {
-    if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
-      throw notRegular(file);
+  public static BasicFileAttributes requireRegularFile(Path file) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+    if (!a.isRegularFile()) {
+      throw new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
     }
+    return a;
   }
 
   /** Opens {@code file} for reading once {@link #requireRegularFile} let it through. */
@@ -85,15 +87,8 @@ public final class Sysfs {
     return FileChannel.open(file, StandardOpenOption.READ);
   }
 
-  private static ReadException notRegular(Path file) {
-    return new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
-  }
-
   private static String readBounded(Path file) throws IOException {
-    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-    if (!a.isRegularFile()) {
-      throw notRegular(file);
-    }
+    BasicFileAttributes a = requireRegularFile(file);
     // sysfs says 4096 for every attribute and procfs says 0; a fixture's file has its true size. Start
     // there, so a small file costs one small buffer, and grow only up to the bound.
     int cap = (int) Math.min(MAX_ATTRIBUTE_BYTES + 1L, a.size() > 0 ? a.size() + 1 : 512);
