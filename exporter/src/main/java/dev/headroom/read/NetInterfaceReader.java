@@ -133,10 +133,9 @@ public final class NetInterfaceReader {
     }
     try {
       int ifindexBefore = (int) counters.readUnsigned(dir.resolve("ifindex"));
-      long[] v = new long[InterfaceCounters.FILES.length];
       Path stats = dir.resolve("statistics");
-      for (int i = 0; i < v.length; i++) {
-        v[i] = counters.readUnsigned(stats.resolve(InterfaceCounters.FILES[i]));
+      for (int i = 0; i < scratch.length; i++) {
+        scratch[i] = counters.readUnsigned(stats.resolve(InterfaceCounters.FILES[i]));
       }
       Attributes a = attributes(name, dir, ifindexBefore, now);
       // The interface can be recreated while we read it (NetBird restart); a changed ifindex means the
@@ -146,7 +145,7 @@ public final class NetInterfaceReader {
         cache.remove(name);
         throw new ReadException(dir + ": interface was recreated while being read");
       }
-      return a.reading(name, v);
+      return a.reading(name, scratch);
     } catch (ReadException e) {
       cache.remove(name);
       if (!Files.isDirectory(dir)) {
