@@ -236,14 +236,11 @@ public final class DatapathCpuReader {
    */
   private String comm(Path file) {
     commBuf.clear();
-    try {
-      if (!procfsIsKernel) {
-        Sysfs.requireRegularFile(file);
-      }
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ)) {
-        while (commBuf.hasRemaining() && ch.read(commBuf) > 0) {
-          // comm is one short line; a kworker's carries its workqueue, still far below the buffer
-        }
+    try (java.nio.channels.FileChannel ch = procfsIsKernel
+        ? java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ)
+        : Sysfs.open(file)) {
+      while (commBuf.hasRemaining() && ch.read(commBuf) > 0) {
+        // comm is one short line; a kworker's carries its workqueue, still far below the buffer
       }
     } catch (IOException e) {
       return null;
