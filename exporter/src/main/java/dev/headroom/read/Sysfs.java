@@ -114,13 +114,9 @@ public final class Sysfs {
    */
   public static OptionalLong readSpeedMbps(Path file) {
     try {
-      Optional<String> s = readOptional(file);
-      if (s.isEmpty()) {
-        return OptionalLong.empty();
-      }
-      long v = parseSigned(s.get(), file);
+      long v = parseSigned(read(file), file);
       return v > 0 ? OptionalLong.of(v) : OptionalLong.empty();
-    } catch (IOException e) {
+    } catch (ReadException e) {
       return OptionalLong.empty();
     }
   }
