@@ -142,12 +142,12 @@ public final class Json {
     return b.length() == 0 ? "(top level)" : b.toString();
   }
 
-  /** The declared type at {@code names} below {@code t}: record components, list elements, map values. */
+  /** The declared type at {@code names} below {@code t}: record components and list elements. */
   private static Type declared(Type t, List<Object> names) {
     for (Object name : names) {
       Class<?> c = raw(t);
-      if (c != null && (name instanceof Integer || java.util.Map.class.isAssignableFrom(c))) {
-        t = argument(t, name instanceof Integer ? 0 : 1);
+      if (name instanceof Integer) {
+        t = t instanceof ParameterizedType pt ? pt.getActualTypeArguments()[0] : null;
       } else if (c != null && c.isRecord()) {
         t = Arrays.stream(c.getRecordComponents()).filter(rc -> rc.getName().equals(name)).findFirst()
             .map(RecordComponent::getGenericType).orElse(null);
@@ -156,10 +156,6 @@ public final class Json {
       }
     }
     return t;
-  }
-
-  private static Type argument(Type t, int i) {
-    return t instanceof ParameterizedType pt ? pt.getActualTypeArguments()[i] : null;
   }
 
   private static Class<?> raw(Type t) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one-number sysfs files through a reused buffer. sysfs reports every file as 4096 bytes long, so
@@ -19,19 +18,11 @@ public final class CounterFileReader {
   private final ByteBuffer buf = ByteBuffer.allocate(64);
 
   public long readUnsigned(Path file) throws ReadException {
-    buf.clear();
-    try {
-      Sysfs.requireRegularFile(file);
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-        while (buf.hasRemaining() && ch.read(buf) > 0) {
-          // sysfs hands the whole value in one read; loop only for odd filesystems
-        }
-      }
+    try (FileChannel ch = Sysfs.open(file)) {
+      return readUnsigned(ch, file);
     } catch (IOException e) {
       throw Sysfs.explain(file, e);
     }
-    buf.flip();
-    return parse(buf, file);
   }
 
   /**

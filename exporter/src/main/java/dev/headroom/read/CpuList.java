@@ -40,7 +40,6 @@ public final class CpuList {
     return java.util.Collections.unmodifiableSortedSet(ids);
   }
 
-  /** Reads {@code <sysfs>/devices/system/cpu/online}. */
   public static SortedSet<Integer> readOnline(Path sysfsRoot) throws ReadException {
     Path f = sysfsRoot.resolve(ONLINE);
     return parse(Sysfs.read(f), f);

@@ -19,7 +19,6 @@ public final class CpuModel {
 
   private CpuModel() {}
 
-  /** The model named in {@code <procfs>/cpuinfo}, or {@link #UNKNOWN}. */
   public static String read(Path procfs) {
     try {
       return parse(Files.readString(procfs.resolve("cpuinfo")));

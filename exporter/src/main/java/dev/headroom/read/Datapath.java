@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * Which WireGuard datapath carries the tunnel, as seen in sysfs.
  *
- * <p>Usage: {@code Datapath d = Datapath.detect(present, hasWireguardDevtype);}
+ * <p>Usage: {@code Datapath d = interfaceReading.datapath();}
  */
 public enum Datapath {
   /** Kernel module: {@code DEVTYPE=wireguard} in the interface's uevent. */
@@ -34,17 +34,5 @@ public enum Datapath {
    */
   public boolean userspace() {
     return this == USERSPACE || this == NETSTACK;
-  }
-
-  /** Decides the datapath from the interface's presence and its kernel WireGuard marker. */
-  public static Datapath detect(boolean present, boolean wireguardDevtype) {
-    if (!present) {
-      return ABSENT;
-    }
-    if (wireguardDevtype) {
-      return KERNEL;
-    }
-    // A TUN device, or any other interface of the tunnel's name: userspace is the likelier reading.
-    return USERSPACE;
   }
 }

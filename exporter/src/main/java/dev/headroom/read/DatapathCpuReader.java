@@ -55,15 +55,12 @@ public final class DatapathCpuReader {
   /**
    * Cumulative CPU of the datapath's tasks; the pid list tells the caller when the set changed.
    *
+   * @param pids an unmodifiable list, kept from sample to sample while the datapath's tasks stay the same
    * @param allowedCpus ids of the cores the userspace process may run on (its affinity), empty when unknown
-   *     or kernel
+   *     or kernel; a set no one changes afterwards: it is kept, not copied, as it serves every second
    */
-  public record DatapathCpu(long cpuMillis, List<Integer> pids, String description, java.util.SortedSet<Integer> allowedCpus) {
-    /** @param allowedCpus a set no one changes afterwards: it is kept, not copied, as it serves every second */
-    public DatapathCpu {
-      pids = List.copyOf(pids);
-    }
-  }
+  public record DatapathCpu(
+      long cpuMillis, List<Integer> pids, String description, java.util.SortedSet<Integer> allowedCpus) {}
 
   /** Forces discovery on the next read: the tunnel was recreated, so its owner may be new. */
   public void invalidate() {
@@ -239,14 +236,11 @@ public final class DatapathCpuReader {
    */
   private String comm(Path file) {
     commBuf.clear();
-    try {
-      if (!procfsIsKernel) {
-        Sysfs.requireRegularFile(file);
-      }
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ)) {
-        while (commBuf.hasRemaining() && ch.read(commBuf) > 0) {
-          // comm is one short line; a kworker's carries its workqueue, still far below the buffer
-        }
+    try (java.nio.channels.FileChannel ch = procfsIsKernel
+        ? java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ)
+        : Sysfs.open(file)) {
+      while (commBuf.hasRemaining() && ch.read(commBuf) > 0) {
+        // comm is one short line; a kworker's carries its workqueue, still far below the buffer
       }
     } catch (IOException e) {
       return null;

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 /**
  * Finds the interface holding the IPv4 default route, from {@code <procfs>/net/route}.
  *
- * <p>Usage: {@code Optional<String> nic = DefaultRoute.parse(Files.readString(procfs.resolve("net/route")));}
+ * <p>Usage: {@code Optional<String> nic = DefaultRoute.find(Path.of("/proc"));}
  */
 public final class DefaultRoute {
   private static final long RTF_UP = 0x1;
@@ -41,11 +41,7 @@ public final class DefaultRoute {
    * Picks the up default route (destination and mask 0) with the lowest metric; the tunnel itself never
    * counts as underlay, so callers exclude it.
    */
-  public static Optional<String> parse(String routeTable) {
-    return parse(routeTable.lines());
-  }
-
-  private static Optional<String> parse(Stream<String> lines) {
+  static Optional<String> parse(Stream<String> lines) {
     String best = null;
     long bestMetric = Long.MAX_VALUE;
     for (String line : (Iterable<String>) lines.skip(1)::iterator) {

@@ -37,6 +37,10 @@ public record InterfaceReading(
   }
 
   public Datapath datapath() {
-    return Datapath.detect(present, wireguardDevtype);
+    if (!present) {
+      return Datapath.ABSENT;
+    }
+    // A TUN device, or any other interface of the tunnel's name: userspace is the likelier reading.
+    return wireguardDevtype ? Datapath.KERNEL : Datapath.USERSPACE;
   }
 }

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -62,8 +61,7 @@ public final class KernelFile implements AutoCloseable {
           close(); // the file went away under the descriptor: open afresh below, which names the problem
         }
       }
-      Sysfs.requireRegularFile(file);
-      FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+      FileChannel ch = Sysfs.open(file);
       if (holdOpen) {
         held = ch;
         return readFrom(ch);

@@ -2,7 +2,6 @@ package dev.headroom.read;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -97,19 +96,14 @@ public final class NetInterfaceReader {
     Path dir = classNet.resolve(name);
     FileChannel[] h = new FileChannel[InterfaceCounters.FILES.length + 1];
     try {
-      h[0] = open(dir.resolve("ifindex"));
+      h[0] = Sysfs.open(dir.resolve("ifindex"));
       for (int i = 0; i < InterfaceCounters.FILES.length; i++) {
-        h[i + 1] = open(dir.resolve("statistics").resolve(InterfaceCounters.FILES[i]));
+        h[i + 1] = Sysfs.open(dir.resolve("statistics").resolve(InterfaceCounters.FILES[i]));
       }
       held.put(name, h);
     } catch (IOException e) {
       closeAll(h);
     }
-  }
-
-  private static FileChannel open(Path file) throws IOException {
-    Sysfs.requireRegularFile(file);
-    return FileChannel.open(file, StandardOpenOption.READ);
   }
 
   private void release(String name) {
@@ -139,10 +133,9 @@ public final class NetInterfaceReader {
     }
     try {
       int ifindexBefore = (int) counters.readUnsigned(dir.resolve("ifindex"));
-      long[] v = new long[InterfaceCounters.FILES.length];
       Path stats = dir.resolve("statistics");
-      for (int i = 0; i < v.length; i++) {
-        v[i] = counters.readUnsigned(stats.resolve(InterfaceCounters.FILES[i]));
+      for (int i = 0; i < scratch.length; i++) {
+        scratch[i] = counters.readUnsigned(stats.resolve(InterfaceCounters.FILES[i]));
       }
       Attributes a = attributes(name, dir, ifindexBefore, now);
       // The interface can be recreated while we read it (NetBird restart); a changed ifindex means the
@@ -152,7 +145,7 @@ public final class NetInterfaceReader {
         cache.remove(name);
         throw new ReadException(dir + ": interface was recreated while being read");
       }
-      return a.reading(name, v);
+      return a.reading(name, scratch);
     } catch (ReadException e) {
       cache.remove(name);
       if (!Files.isDirectory(dir)) {
@@ -174,7 +167,6 @@ public final class NetInterfaceReader {
     return new Attributes(ifindex, mtu, operstate, wg, threaded, Sysfs.readSpeedMbps(dir.resolve("speed")), now);
   }
 
-  /** True when a uevent text declares a kernel WireGuard device. */
   public static boolean isWireguardUevent(String uevent) {
     return uevent.lines().map(String::strip).anyMatch("DEVTYPE=wireguard"::equals);
   }

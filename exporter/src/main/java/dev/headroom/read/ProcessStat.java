@@ -32,7 +32,7 @@ public record ProcessStat(long utimeMillis, long stimeMillis) {
     if (open < 1 || close < open) {
       throw malformed(b, len, file, "'pid (comm) state ...'");
     }
-    number(b, 0, open, b, len, file); // the pid: a file whose first field is not one is no process's stat
+    number(b, 0, open, len, file); // the pid: a file whose first field is not one is no process's stat
     long utime = -1;
     long stime = -1;
     int field = 0;
@@ -49,9 +49,9 @@ public record ProcessStat(long utimeMillis, long stimeMillis) {
         break;
       }
       if (field == UTIME_AFTER_NAME) {
-        utime = number(b, start, i, b, len, file);
+        utime = number(b, start, i, len, file);
       } else if (field == UTIME_AFTER_NAME + 1) {
-        stime = number(b, start, i, b, len, file);
+        stime = number(b, start, i, len, file);
       }
       field++;
     }
@@ -62,7 +62,7 @@ public record ProcessStat(long utimeMillis, long stimeMillis) {
   }
 
   /** A non-negative decimal between {@code from} and {@code to}, blanks around it allowed. */
-  private static long number(byte[] b, int from, int to, byte[] all, int len, Path file) throws ReadException {
+  private static long number(byte[] b, int from, int to, int len, Path file) throws ReadException {
     while (from < to && isBlank(b[from])) {
       from++;
     }
@@ -70,13 +70,13 @@ public record ProcessStat(long utimeMillis, long stimeMillis) {
       to--;
     }
     if (from == to || to - from > 18) {
-      throw malformed(all, len, file, "numeric pid, utime and stime");
+      throw malformed(b, len, file, "numeric pid, utime and stime");
     }
     long v = 0;
     for (int i = from; i < to; i++) {
       int d = b[i] - '0';
       if (d < 0 || d > 9) {
-        throw malformed(all, len, file, "numeric pid, utime and stime");
+        throw malformed(b, len, file, "numeric pid, utime and stime");
       }
       v = v * 10 + d;
     }

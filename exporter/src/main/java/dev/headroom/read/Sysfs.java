@@ -2,10 +2,12 @@ package dev.headroom.read;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Optional;
@@ -38,7 +40,7 @@ public final class Sysfs {
   /** Reads a whole small file, or empty when it does not exist; bounded and never blocking, as {@link #read}. */
   public static Optional<String> readOptional(Path file) throws IOException {
     try {
-      return Optional.of(readBounded(file, MAX_ATTRIBUTE_BYTES));
+      return Optional.of(readBounded(file));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
@@ -50,7 +52,7 @@ public final class Sysfs {
    */
   public static String read(Path file) throws ReadException {
     try {
-      return readBounded(file, MAX_ATTRIBUTE_BYTES);
+      return readBounded(file);
     } catch (IOException e) {
       throw explain(file, e);
     }
@@ -71,34 +73,35 @@ public final class Sysfs {
    * Fails unless {@code file} is a regular file: sysfs and procfs attributes are, and opening anything else
    * (a FIFO waits for a writer) could stall the reader forever.
    */
-  public static void requireRegularFile(Path file) throws IOException {
-    if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
-      throw notRegular(file);
-    }
-  }
-
-  private static ReadException notRegular(Path file) {
-    return new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
-  }
-
-  private static String readBounded(Path file, int maxBytes) throws IOException {
+  public static BasicFileAttributes requireRegularFile(Path file) throws IOException {
     BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
     if (!a.isRegularFile()) {
-      throw notRegular(file);
+      throw new ReadException(file + ": not a regular file (refusing to open it: a FIFO or device would block)");
     }
+    return a;
+  }
+
+  /** Opens {@code file} for reading once {@link #requireRegularFile} let it through. */
+  static FileChannel open(Path file) throws IOException {
+    requireRegularFile(file);
+    return FileChannel.open(file, StandardOpenOption.READ);
+  }
+
+  private static String readBounded(Path file) throws IOException {
+    BasicFileAttributes a = requireRegularFile(file);
     // sysfs says 4096 for every attribute and procfs says 0; a fixture's file has its true size. Start
     // there, so a small file costs one small buffer, and grow only up to the bound.
-    int cap = (int) Math.min(maxBytes + 1L, a.size() > 0 ? a.size() + 1 : 512);
+    int cap = (int) Math.min(MAX_ATTRIBUTE_BYTES + 1L, a.size() > 0 ? a.size() + 1 : 512);
     byte[] b = new byte[cap];
     int n = 0;
     try (InputStream in = Files.newInputStream(file)) {
       for (int r; (r = in.read(b, n, b.length - n)) >= 0; ) {
         n += r;
-        if (n > maxBytes) {
-          throw new ReadException(file + ": longer than " + maxBytes + " bytes, not a kernel attribute");
+        if (n > MAX_ATTRIBUTE_BYTES) {
+          throw new ReadException(file + ": longer than " + MAX_ATTRIBUTE_BYTES + " bytes, not a kernel attribute");
         }
         if (n == b.length) {
-          b = Arrays.copyOf(b, (int) Math.min(maxBytes + 1L, 2L * b.length));
+          b = Arrays.copyOf(b, (int) Math.min(MAX_ATTRIBUTE_BYTES + 1L, 2L * b.length));
         }
       }
     }
@@ -111,13 +114,9 @@ public final class Sysfs {
    */
   public static OptionalLong readSpeedMbps(Path file) {
     try {
-      Optional<String> s = readOptional(file);
-      if (s.isEmpty()) {
-        return OptionalLong.empty();
-      }
-      long v = parseSigned(s.get(), file);
+      long v = parseSigned(read(file), file);
       return v > 0 ? OptionalLong.of(v) : OptionalLong.empty();
-    } catch (IOException e) {
+    } catch (ReadException e) {
       return OptionalLong.empty();
     }
   }

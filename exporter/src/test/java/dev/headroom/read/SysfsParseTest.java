@@ -30,7 +30,7 @@ class SysfsParseTest {
         + "ens5\t00000000\t0100000A\t0003\t0\t0\t200\t00000000\t0\t0\t0\n"
         + "eth0\t00000000\t0100000A\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
         + "wt0\t00004064\t00000000\t0001\t0\t0\t0\t0000C0FF\t0\t0\t0\n";
-    assertEquals(Optional.of("eth0"), DefaultRoute.parse(table));
+    assertEquals(Optional.of("eth0"), DefaultRoute.parse(table.lines()));
   }
 
   @Test
@@ -39,7 +39,7 @@ class SysfsParseTest {
         + "eth0\t00000000\t0100000A\t0002\t0\t0\t100\t00000000\t0\t0\t0\n"
         + "garbage line\n"
         + "eth1\t00000000\t0100000A\t0003\t0\t0\tX\t00000000\t0\t0\t0\n";
-    assertEquals(Optional.empty(), DefaultRoute.parse(table));
+    assertEquals(Optional.empty(), DefaultRoute.parse(table.lines()));
   }
 
   @Test

@@ -7,14 +7,10 @@ import java.util.List;
 /**
  * Parses {@code netbird status --json} into a {@link NetbirdStatus}.
  *
- * <p>Fields read: top level {@code peers.total}, {@code peers.connected}, {@code peers.details[]},
- * {@code usesKernelInterface}, {@code daemonStatus}, {@code management.connected}; per peer {@code publicKey},
- * {@code transferReceived}, {@code transferSent} (bytes), {@code status}, {@code lastWireguardHandshake},
- * {@code iceCandidateEndpoint.remote}, {@code networks},
- * {@code connectionType} ({@code P2P}, {@code Relayed}, {@code -}), {@code latency} (integer nanoseconds,
- * Go's {@code time.Duration}). Older clients (before latency was reported) have no {@code latency} and
- * an extra {@code direct} flag, and call a down peer {@code Disconnected} rather than {@code Idle};
- * both shapes are accepted.
+ * <p>The fields read are the components of the records below; {@code connectionType} is {@code P2P},
+ * {@code Relayed} or {@code -}. Older clients (before latency was reported) have no {@code latency} and an
+ * extra {@code direct} flag, and call a down peer {@code Disconnected} rather than {@code Idle}; both shapes
+ * are accepted.
  *
  * <p>Only peers whose status is {@code Connected} are counted as P2P or relayed: older clients left a
  * stale {@code connectionType} on disconnected peers. Without a {@code connectionType}, {@code direct:

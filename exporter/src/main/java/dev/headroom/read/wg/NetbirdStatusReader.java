@@ -27,7 +27,6 @@ public final class NetbirdStatusReader {
   private final String netbirdCommand;
   private final Duration timeout;
   private String lastProblem;
-  private String lastLogged;
 
   /**
    * @param netbirdCommand the {@code netbird} executable (a name looked up on PATH, or a path)
@@ -62,7 +61,6 @@ public final class NetbirdStatusReader {
         LOG.info("netbird status readable again");
       }
       lastProblem = null;
-      lastLogged = null;
       return Optional.of(s);
     } catch (IllegalArgumentException e) {
       return problem("cannot read netbird status --json: " + e.getMessage(), false);
@@ -75,15 +73,14 @@ public final class NetbirdStatusReader {
   }
 
   private Optional<NetbirdStatus> problem(String message, boolean quiet) {
-    lastProblem = message;
-    if (!message.equals(lastLogged)) {
-      lastLogged = message;
+    if (!message.equals(lastProblem)) {
       if (quiet) {
         LOG.info(message);
       } else {
         LOG.warn(message);
       }
     }
+    lastProblem = message;
     return Optional.empty();
   }
 

@@ -40,14 +40,10 @@ public record TunnelPeer(
 
   /**
    * The key as {@code wg} and NetBird print it (base64), cut to its first 8 characters plus an ellipsis:
-   * enough to tell tunnels apart on a status page, not a full identifier.
+   * enough to tell tunnels apart on a status page, not a full identifier. Keys that are not 32-byte hex are cut
+   * as they are.
    */
   public String abbreviatedKey() {
-    return abbreviate(publicKeyHex);
-  }
-
-  /** See {@link #abbreviatedKey()}; keys that are not 32-byte hex are cut as they are. */
-  public static String abbreviate(String publicKeyHex) {
     String shown = publicKeyHex;
     if (publicKeyHex.length() == 64) {
       try {

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  *
  * <p>The socket is created by the daemon as root with mode 0700 in a 0755 directory: connecting needs
  * uid 0 or CAP_DAC_OVERRIDE (write permission on the socket file). A kernel-WireGuard interface has no
- * socket (use {@link WgDumpReader}); NetBird's netstack mode has none either.
+ * socket ({@link TunnelPeersReader} runs {@code wg} for it); NetBird's netstack mode has none either.
  *
  * <p>Immutable and safe to share: each call opens and closes its own connection.
  *
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 public final class UapiClient {
 
   /** Linux IFNAMSIZ-1 and the characters an interface name may sensibly hold; keeps the path inside runDir. */
-  private static final Pattern IFACE = Pattern.compile("[A-Za-z0-9_.\\-]{1,15}");
+  static final Pattern IFACE = Pattern.compile("[A-Za-z0-9_.\\-]{1,15}");
 
   /** A reply larger than this is refused: ~500 bytes per peer makes it room for ~60,000 peers. */
   static final int MAX_REPLY_BYTES = 32 * 1024 * 1024;
@@ -64,19 +64,15 @@ public final class UapiClient {
     return runDir.resolve("wireguard").resolve(iface + ".sock");
   }
 
-  public List<TunnelPeer> peers(String iface) throws IOException {
-    return UapiParser.parse(get(iface));
-  }
-
   /**
-   * Sends {@code get=1} and returns the raw reply text, up to and including the terminating empty line,
-   * or whatever arrived before the daemon closed the connection ({@link UapiParser} reports a cut reply).
+   * Sends {@code get=1} and parses the reply, up to and including the terminating empty line, or whatever
+   * arrived before the daemon closed the connection ({@link UapiParser} reports a cut reply).
    *
    * @throws NoSuchFileException no socket: interface absent, or not a userspace datapath
    * @throws AccessDeniedException the socket exists but this process may not connect to it
    * @throws SocketTimeoutException the whole exchange did not finish within the timeout
    */
-  public String get(String iface) throws IOException {
+  public List<TunnelPeer> peers(String iface) throws IOException {
     Path sock = socketPath(iface);
     if (!Files.exists(sock)) {
       throw new NoSuchFileException(sock.toString(), null,
@@ -127,7 +123,7 @@ public final class UapiClient {
               + " ms while reading the reply (" + reply.size() + " bytes so far)");
         }
       }
-      return reply.text();
+      return UapiParser.parse(reply.text());
     }
   }
 

@@ -25,7 +25,6 @@ public final class UapiParser {
 
   private UapiParser() {}
 
-  /** Parses a complete {@code get=1} reply. */
   public static List<TunnelPeer> parse(String reply) {
     if (reply == null || reply.isEmpty()) {
       throw new IllegalArgumentException(

@@ -75,7 +75,7 @@ class UapiClientTest {
     serveOnce("wt0", "", true, release);
     UapiClient client = new UapiClient(runDir, Duration.ofMillis(300));
     SocketTimeoutException e = assertTimeoutPreemptively(Duration.ofSeconds(20),
-        () -> assertThrows(SocketTimeoutException.class, () -> client.get("wt0")));
+        () -> assertThrows(SocketTimeoutException.class, () -> client.peers("wt0")));
     release.countDown();
     assertTrue(e.getMessage().contains("wt0.sock") && e.getMessage().contains("300 ms"), e.getMessage());
   }
@@ -100,7 +100,7 @@ class UapiClientTest {
   @Test
   void missingSocketSaysWhyThereMayBeNone() {
     UapiClient client = new UapiClient(runDir, Duration.ofSeconds(1));
-    NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> client.get("wt0"));
+    NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> client.peers("wt0"));
     assertTrue(e.getMessage().contains("kernel datapath"), e.getMessage());
     assertEquals(runDir.resolve("wireguard/wt0.sock").toString(), e.getFile());
   }
@@ -111,7 +111,7 @@ class UapiClientTest {
     try (ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       s.bind(UnixDomainSocketAddress.of(dir.resolve("wt0.sock")));
     } // closed: the file stays, nobody listens (what a killed daemon leaves behind)
-    IOException e = assertThrows(IOException.class, () -> new UapiClient(runDir, Duration.ofSeconds(1)).get("wt0"));
+    IOException e = assertThrows(IOException.class, () -> new UapiClient(runDir, Duration.ofSeconds(1)).peers("wt0"));
     assertTrue(e.getMessage().contains("stale"), e.getMessage());
   }
 

@@ -1,5 +1,6 @@
 package dev.headroom.read.wg;
 
+import dev.headroom.read.Datapath;
 import dev.headroom.testing.Needs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -115,7 +116,7 @@ class WireguardGoLiveTest {
 
   @Test
   void wgDumpReaderSeesTheSamePeersAsTheUapiClient() throws Exception {
-    List<TunnelPeer> viaWg = sorted(new WgDumpReader("wg", Duration.ofSeconds(5)).peers(IFACE));
+    List<TunnelPeer> viaWg = sorted(new TunnelPeersReader(RUN, "wg").read(Datapath.KERNEL, IFACE));
     List<TunnelPeer> viaUapi = sorted(new UapiClient(RUN, Duration.ofSeconds(5)).peers(IFACE));
     assertEquals(viaUapi.stream().map(TunnelPeer::publicKeyHex).toList(),
         viaWg.stream().map(TunnelPeer::publicKeyHex).toList());
@@ -126,7 +127,7 @@ class WireguardGoLiveTest {
   @Test
   void wgDumpReaderNamesAMissingInterface() {
     IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
-        () -> new WgDumpReader("wg", Duration.ofSeconds(5)).peers("hrnosuch0"));
+        () -> new TunnelPeersReader(RUN, "wg").read(Datapath.KERNEL, "hrnosuch0"));
     assertTrue(e.getMessage().contains("hrnosuch0"), e.getMessage());
   }
 

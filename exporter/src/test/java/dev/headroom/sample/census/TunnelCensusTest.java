@@ -224,8 +224,8 @@ class TunnelCensusTest {
     List<Talker> t = s.topTalkers();
     assertEquals(2, t.size());
     // Tie at 88 kB/s: the earlier peer (2) first.
-    assertEquals(TunnelPeer.abbreviate(key(2)), t.get(0).key());
-    assertEquals(TunnelPeer.abbreviate(key(4)), t.get(1).key());
+    assertEquals(peer(2, 0, 0).abbreviatedKey(), t.get(0).key());
+    assertEquals(peer(4, 0, 0).abbreviatedKey(), t.get(1).key());
     assertEquals(80_000, t.get(0).downloadBytesPerSecond(), 1e-9);
     assertEquals(8_000, t.get(0).uploadBytesPerSecond(), 1e-9);
     assertEquals("198.51.100.2:51820", t.get(0).endpoint());
@@ -314,7 +314,7 @@ class TunnelCensusTest {
     assertEquals(expectActive, count(s.download().histogram()));
     assertEquals(4_990_000, s.download().hottestBytesPerSecond(), 1e-9);
     assertEquals(10, s.topTalkers().size());
-    assertEquals(TunnelPeer.abbreviate(key(4990)), s.topTalkers().get(0).key());
+    assertEquals(peer(4990, 0, 0).abbreviatedKey(), s.topTalkers().get(0).key());
     assertEquals(0, s.appeared(), "all of them remembered from the first reading");
 
     CensusSnapshot after = census.update(2 * SEC, NOW, c);
