@@ -375,9 +375,9 @@ public final class ProfileSession {
       int best = detectors.get(main).levels().indexOf(detectors.get(main).best());
       return steps.get(best).window();
     });
-    return Optional.of(ArmCost.of(list(on, s -> s.rate(main)),
-        list(on, s -> s.downloadBytesPerSecond() + s.uploadBytesPerSecond()), list(on, Interval::userCores),
-        list(on, Interval::systemCores), list(on, Interval::softirqCores)));
+    return Optional.of(ArmCost.of(mean(on, s -> s.rate(main)),
+        mean(on, s -> s.downloadBytesPerSecond() + s.uploadBytesPerSecond()), mean(on, Interval::userCores),
+        mean(on, Interval::systemCores), mean(on, Interval::softirqCores)));
   }
 
   /** The profile to write: the measured (driven and plateaued) directions; empty when none. */
@@ -391,10 +391,6 @@ public final class ProfileSession {
         down.measured() ? OptionalDouble.of(down.bytesPerSecond()) : OptionalDouble.empty(), down.limit(),
         up.measured() ? OptionalDouble.of(up.bytesPerSecond()) : OptionalDouble.empty(), up.limit(),
         cores, datapath, tunnelMtu, measuredAt));
-  }
-
-  private static List<Double> list(List<Interval> on, ToDoubleFunction<Interval> f) {
-    return on.stream().map(f::applyAsDouble).toList();
   }
 
   private static double mean(List<Interval> on, ToDoubleFunction<Interval> f) {
