@@ -1,7 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.sample.Direction;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -14,12 +13,6 @@ import java.util.Optional;
  * @param ground    why
  */
 public record AdviceItem(Advice advice, Direction direction, Ground ground) {
-  public AdviceItem {
-    Objects.requireNonNull(advice, "advice");
-    Objects.requireNonNull(ground, "ground");
-  }
-
-  /** The direction it comes from, if any. */
   public Optional<Direction> about() {
     return Optional.ofNullable(direction);
   }

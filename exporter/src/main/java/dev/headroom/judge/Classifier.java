@@ -57,11 +57,6 @@ public final class Classifier {
 
   /** Judges one sample against the given ceilings (one per direction, e.g. from {@link CeilingSelector}). */
   public Judgement observe(Observation o, Map<Direction, Ceiling> ceilings) {
-    for (Direction d : Direction.values()) {
-      if (ceilings.get(d) == null) {
-        throw new IllegalArgumentException("no ceiling for " + d.label());
-      }
-    }
     double peer = peerCores(o);
     double usable = usableCores(o);
     boolean userspace = o.datapath().userspace();
@@ -132,9 +127,7 @@ public final class Classifier {
     Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
       Ceiling c = ceilings.get(d);
-      Cause cause = causes.get(d);
-      out.put(d, new DirectionJudgement(d, c, o.throughput(d) / c.bytesPerSecond(), cause.verdict(), cause,
-          spare.get(d)));
+      out.put(d, new DirectionJudgement(d, c, o.throughput(d) / c.bytesPerSecond(), causes.get(d), spare.get(d)));
     }
     return new Judgement(o, usable, out, advise(o, out, peer));
   }

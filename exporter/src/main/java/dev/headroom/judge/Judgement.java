@@ -6,7 +6,6 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -27,17 +26,8 @@ public record Judgement(
     Map<Direction, DirectionJudgement> directions,
     List<AdviceItem> advice) {
   public Judgement {
-    Objects.requireNonNull(observation, "observation");
-    EnumMap<Direction, DirectionJudgement> m = new EnumMap<>(Direction.class);
-    m.putAll(directions);
-    if (m.size() != Direction.values().length) {
-      throw new IllegalArgumentException("a judgement needs every direction, got " + m.keySet());
-    }
-    directions = Collections.unmodifiableMap(m);
+    directions = Collections.unmodifiableMap(new EnumMap<>(directions));
     advice = List.copyOf(advice);
-    if (advice.isEmpty()) {
-      throw new IllegalArgumentException("advice must hold at least 'none'");
-    }
   }
 
   public DirectionJudgement of(Direction d) {
