@@ -2,7 +2,6 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -24,9 +23,6 @@ public record Ceiling(double bytesPerSecond, CeilingSource source, boolean linkC
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
       throw new IllegalArgumentException("ceiling must be a positive number of bytes/s, got " + bytesPerSecond);
     }
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(basis, "basis");
-    Objects.requireNonNull(skipped, "skipped");
   }
 
   /** The ceiling in Gbps (bits), as people say it. */

@@ -3,7 +3,6 @@ package dev.headroom.judge;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -43,8 +42,6 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
       throw new IllegalArgumentException("an observed ceiling must be a positive number of bytes/s, got " + bytesPerSecond);
     }
-    Objects.requireNonNull(learnedAt, "learnedAt");
-    Objects.requireNonNull(from, "from");
     if (!(episodeSeconds >= 0) || Double.isInfinite(episodeSeconds)) {
       throw new IllegalArgumentException("episodeSeconds must be >= 0, got " + episodeSeconds);
     }

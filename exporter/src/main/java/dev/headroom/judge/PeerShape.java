@@ -1,7 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -16,8 +15,6 @@ public record PeerShape(Datapath datapath, double usableCores, int tunnelMtu, St
   private static final double CORES_TOLERANCE = 0.01;
 
   public PeerShape {
-    Objects.requireNonNull(datapath, "datapath");
-    Objects.requireNonNull(cpuModel, "cpuModel");
     if (datapath == Datapath.ABSENT || !(usableCores > 0) || Double.isInfinite(usableCores) || tunnelMtu < 1) {
       throw new IllegalArgumentException("not a peer's shape: " + datapath.label() + ", " + usableCores
           + " cores, MTU " + tunnelMtu);
