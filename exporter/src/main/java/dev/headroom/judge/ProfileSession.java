@@ -97,14 +97,6 @@ public final class ProfileSession {
    */
   public record Settings(double settleSeconds, double measureSeconds, int minSamples, double minGain, int flatSteps,
       int maxSteps) {
-    public Settings {
-      if (!(settleSeconds >= 0) || !(measureSeconds > 0) || minSamples < 1 || maxSteps < flatSteps + 1) {
-        throw new IllegalArgumentException("bad profile step settings: settle " + settleSeconds + " s, measure "
-            + measureSeconds + " s, " + minSamples + " samples, " + maxSteps + " steps for " + flatSteps + " flat");
-      }
-      new PlateauDetector(minGain, flatSteps); // validates the rest
-    }
-
     /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps. */
     public static Settings forInterval(double intervalSeconds, int maxSteps) {
       return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps);
