@@ -8,9 +8,7 @@ import java.util.Optional;
  *
  * <p>Usage: {@code for (AdviceItem a : judgement.advice()) System.out.println(a.advice().label() + ": " + Explainer.advice(judgement, a));}
  *
- * @param advice    what to do
  * @param direction the direction it comes from, or null when it is about the peer as a whole
- * @param ground    why
  */
 public record AdviceItem(Advice advice, Direction direction, Ground ground) {
   public Optional<Direction> about() {

@@ -12,9 +12,7 @@ import java.util.OptionalDouble;
  * <p>Usage: {@code double util = rate / ceiling.bytesPerSecond(); if (ceiling.basis() instanceof Ceiling.Config) ...}
  *
  * @param bytesPerSecond inner (tunnel) bytes per second, positive and finite
- * @param source         where it came from
  * @param linkCapped     the NIC's line rate set it, not the CPU: holding it is the link's limit, not the datapath's
- * @param basis          the figures of its source
  * @param skipped        the profile on file that was set aside, and why; empty when none was or it is the basis
  */
 public record Ceiling(double bytesPerSecond, CeilingSource source, boolean linkCapped, Basis basis,

@@ -9,7 +9,6 @@ import java.util.OptionalDouble;
  * <p>Usage: {@code ConfigCeilings c = new ConfigCeilings(OptionalDouble.of(2.5e8), OptionalDouble.empty());}
  */
 public record ConfigCeilings(OptionalDouble downloadBytesPerSecond, OptionalDouble uploadBytesPerSecond) {
-  /** No ceiling configured in either direction. */
   public static final ConfigCeilings NONE = new ConfigCeilings(OptionalDouble.empty(), OptionalDouble.empty());
 
   public OptionalDouble of(Direction d) {

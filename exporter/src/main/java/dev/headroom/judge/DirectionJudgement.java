@@ -8,8 +8,6 @@ import dev.headroom.sample.Direction;
  *
  * <p>Usage: {@code gauge.labelValues(j.direction().label()).set(j.utilization());}
  *
- * @param direction               download or upload
- * @param ceiling                 the ceiling in use
  * @param utilization             throughput / ceiling
  * @param cause                   why, as a fact, after hysteresis; it yields the {@link #verdict()}
  * @param spare                   how much more of this direction the peer can carry now ({@link SpareCapacity})

@@ -15,7 +15,6 @@ import java.util.Set;
  *
  * <p>Usage: {@code Judgement j = classifier.observe(obs, ceilings); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
  *
- * @param observation  what was judged
  * @param usableCores  the cores the datapath can keep busy (fractional under a CPU quota)
  * @param directions   one entry per {@link Direction}
  * @param advice       at least one item; exactly {@code none} when nothing else applies; in the order to act on it

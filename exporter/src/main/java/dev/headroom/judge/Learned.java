@@ -39,7 +39,6 @@ public record Learned(boolean applies, Map<Direction, ObservedCeiling> observed,
    * A configured or profiled ceiling that the peer beat: kept in use (it was set on purpose), reported instead.
    *
    * @param source                  profile or config
-   * @param ceilingBytesPerSecond   that ceiling
    * @param sustainedBytesPerSecond what the peer sustained (the episode's median rate)
    * @param seconds                 for how long
    * @param at                      when last seen

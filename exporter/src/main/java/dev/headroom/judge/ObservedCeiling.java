@@ -14,7 +14,6 @@ import java.util.Optional;
  * @param bytesPerSecond the episode's sustained rate (the median of its sample rates), inner bytes/s
  * @param learnedAt      when the episode's last sample was taken
  * @param episodeSeconds how long the episode had lasted then
- * @param from           what the episode was
  */
 public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double episodeSeconds, From from) {
 

@@ -49,7 +49,6 @@ public final class Sizing {
   /**
    * @param activeUsers      users active at the busiest time
    * @param perUserMbps      what one active user moves in the direction, Mbps
-   * @param direction        the direction sized
    * @param datapath         kernel or userspace (for the reference and the notes)
    * @param vcpus            the peer's vCPUs; 0 when the capacity is given or measured
    * @param cpuGbps          one peer's CPU capacity in the direction (table, given, or measured)

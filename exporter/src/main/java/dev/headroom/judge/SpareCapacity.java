@@ -49,7 +49,6 @@ public final class SpareCapacity {
    * One direction's spare.
    *
    * @param bytesPerSecond more tunnel bytes per second the direction can carry now, {@code >= 0}; NaN when unknown
-   * @param bound          what holds it
    * @param load           the share of the shared CPU counted in use (may exceed 1 when the ceilings are
    *                       exceeded); NaN when unknown
    */

@@ -37,7 +37,6 @@ public final class StateFile {
    * What the file holds.
    *
    * @param shape    the shape the ceilings were learned under; null when none was seen yet
-   * @param ceilings observed ceilings per direction
    */
   public record Contents(PeerShape shape, Map<Direction, ObservedCeiling> ceilings) {
     public Contents {
