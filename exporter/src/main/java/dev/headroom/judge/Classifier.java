@@ -256,8 +256,7 @@ public final class Classifier {
           add(items, Advice.SCALE_OUT, d, Ground.PAST_KNEE);
         }
       } else if (j.verdict() == Verdict.LINK_BOUND) {
-        double line = o.lineRate().orElse(Double.NaN);
-        if (!Double.isNaN(line) && line >= LARGEST_NIC_BYTES_PER_SECOND) {
+        if (o.lineRate().orElse(0) >= LARGEST_NIC_BYTES_PER_SECOND) {
           add(items, Advice.SCALE_OUT, d, Ground.LARGEST_NIC);
         } else if (cpuSaturated.on) {
           add(items, Advice.SCALE_OUT, d, Ground.LINK_AND_CPU_FULL);

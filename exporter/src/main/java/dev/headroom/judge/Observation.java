@@ -122,8 +122,7 @@ public record Observation(
   }
 
   public OptionalDouble lineRate() {
-    return Double.isNaN(lineRateBytesPerSecond) || lineRateBytesPerSecond <= 0
-        ? OptionalDouble.empty() : OptionalDouble.of(lineRateBytesPerSecond);
+    return lineRateBytesPerSecond > 0 ? OptionalDouble.of(lineRateBytesPerSecond) : OptionalDouble.empty();
   }
 
   /** Busy cores in all: the sum of the busy ratios, NaN when no core was measured. */
