@@ -159,11 +159,7 @@ public final class ProfileSession {
   }
 
   /** One measured step: its number and the samples of its measured window. */
-  private record Step(int number, List<Interval> window) {
-    double level(Direction d) {
-      return window.stream().mapToDouble(s -> s.rate(d)).average().orElse(0);
-    }
-  }
+  private record Step(int number, List<Interval> window) {}
 
   private final Datapath datapath;
   private final int cores;
@@ -242,7 +238,7 @@ public final class ProfileSession {
     steps.add(step);
     window.clear();
     for (Direction d : Direction.values()) {
-      detectors.get(d).addStep(step.level(d));
+      detectors.get(d).addStep(mean(step.window(), s -> s.rate(d)));
     }
     List<Direction> driven = driven();
     if (!driven.isEmpty() && driven.stream().allMatch(d -> detectors.get(d).plateau().isPresent())) {
