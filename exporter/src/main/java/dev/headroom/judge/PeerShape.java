@@ -22,12 +22,11 @@ public record PeerShape(Datapath datapath, double usableCores, int tunnelMtu, St
   }
 
   /**
-   * The shape an observation was made under, with the cores the judge found usable; empty while it cannot be
-   * told (no datapath, cores or MTU unknown).
+   * The shape an observation was made under, with the cores the judge found usable (always some); empty while
+   * it cannot be told (no datapath, or cores unknown; an observation always has a tunnel MTU).
    */
   public static Optional<PeerShape> of(Observation o, double usableCores, String cpuModel) {
-    if (o.datapath() == Datapath.ABSENT || o.onlineCores() <= 0 || o.tunnelMtu() < 1 || !(usableCores > 0)
-        || Double.isInfinite(usableCores)) {
+    if (o.datapath() == Datapath.ABSENT || o.onlineCores() <= 0) {
       return Optional.empty();
     }
     return Optional.of(new PeerShape(o.datapath(), usableCores, o.tunnelMtu(), cpuModel));
