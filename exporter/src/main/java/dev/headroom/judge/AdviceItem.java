@@ -1,7 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.sample.Direction;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -9,17 +8,9 @@ import java.util.Optional;
  *
  * <p>Usage: {@code for (AdviceItem a : judgement.advice()) System.out.println(a.advice().label() + ": " + Explainer.advice(judgement, a));}
  *
- * @param advice    what to do
  * @param direction the direction it comes from, or null when it is about the peer as a whole
- * @param ground    why
  */
 public record AdviceItem(Advice advice, Direction direction, Ground ground) {
-  public AdviceItem {
-    Objects.requireNonNull(advice, "advice");
-    Objects.requireNonNull(ground, "ground");
-  }
-
-  /** The direction it comes from, if any. */
   public Optional<Direction> about() {
     return Optional.ofNullable(direction);
   }

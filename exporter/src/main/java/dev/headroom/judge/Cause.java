@@ -57,7 +57,6 @@ public enum Cause {
     return label;
   }
 
-  /** The verdict this cause yields. */
   public Verdict verdict() {
     return verdict;
   }

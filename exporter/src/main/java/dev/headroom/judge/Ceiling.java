@@ -2,7 +2,6 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -13,9 +12,7 @@ import java.util.OptionalDouble;
  * <p>Usage: {@code double util = rate / ceiling.bytesPerSecond(); if (ceiling.basis() instanceof Ceiling.Config) ...}
  *
  * @param bytesPerSecond inner (tunnel) bytes per second, positive and finite
- * @param source         where it came from
  * @param linkCapped     the NIC's line rate set it, not the CPU: holding it is the link's limit, not the datapath's
- * @param basis          the figures of its source
  * @param skipped        the profile on file that was set aside, and why; empty when none was or it is the basis
  */
 public record Ceiling(double bytesPerSecond, CeilingSource source, boolean linkCapped, Basis basis,
@@ -24,9 +21,6 @@ public record Ceiling(double bytesPerSecond, CeilingSource source, boolean linkC
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
       throw new IllegalArgumentException("ceiling must be a positive number of bytes/s, got " + bytesPerSecond);
     }
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(basis, "basis");
-    Objects.requireNonNull(skipped, "skipped");
   }
 
   /** The ceiling in Gbps (bits), as people say it. */

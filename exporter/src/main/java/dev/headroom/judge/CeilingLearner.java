@@ -85,12 +85,9 @@ public final class CeilingLearner {
    * @param restored     what the state file held; null for nothing
    */
   public CeilingLearner(Duration learnAfter, Thresholds t, String cpuModel, StateFile.Contents restored) {
-    if (learnAfter.isNegative() || learnAfter.isZero()) {
-      throw new IllegalArgumentException("learnAfter must be positive, got " + learnAfter);
-    }
     this.learnAfterNanos = learnAfter.toNanos();
     this.trafficShare = t.trafficShare();
-    this.cpuModel = Objects.requireNonNull(cpuModel, "cpuModel");
+    this.cpuModel = cpuModel;
     if (restored != null) {
       shape = restored.shape();
       base.putAll(restored.ceilings());

@@ -57,11 +57,6 @@ public final class Classifier {
 
   /** Judges one sample against the given ceilings (one per direction, e.g. from {@link CeilingSelector}). */
   public Judgement observe(Observation o, Map<Direction, Ceiling> ceilings) {
-    for (Direction d : Direction.values()) {
-      if (ceilings.get(d) == null) {
-        throw new IllegalArgumentException("no ceiling for " + d.label());
-      }
-    }
     double peer = peerCores(o);
     double usable = usableCores(o);
     boolean userspace = o.datapath().userspace();
@@ -132,9 +127,7 @@ public final class Classifier {
     Map<Direction, DirectionJudgement> out = new EnumMap<>(Direction.class);
     for (Direction d : Direction.values()) {
       Ceiling c = ceilings.get(d);
-      Cause cause = causes.get(d);
-      out.put(d, new DirectionJudgement(d, c, o.throughput(d) / c.bytesPerSecond(), cause.verdict(), cause,
-          spare.get(d)));
+      out.put(d, new DirectionJudgement(d, c, o.throughput(d) / c.bytesPerSecond(), causes.get(d), spare.get(d)));
     }
     return new Judgement(o, usable, out, advise(o, out, peer));
   }
@@ -263,8 +256,7 @@ public final class Classifier {
           add(items, Advice.SCALE_OUT, d, Ground.PAST_KNEE);
         }
       } else if (j.verdict() == Verdict.LINK_BOUND) {
-        double line = o.lineRate().orElse(Double.NaN);
-        if (!Double.isNaN(line) && line >= LARGEST_NIC_BYTES_PER_SECOND) {
+        if (o.lineRate().orElse(0) >= LARGEST_NIC_BYTES_PER_SECOND) {
           add(items, Advice.SCALE_OUT, d, Ground.LARGEST_NIC);
         } else if (cpuSaturated.on) {
           add(items, Advice.SCALE_OUT, d, Ground.LINK_AND_CPU_FULL);

@@ -1,7 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.sample.Direction;
-import java.util.Objects;
 import java.util.OptionalDouble;
 
 /**
@@ -10,18 +9,7 @@ import java.util.OptionalDouble;
  * <p>Usage: {@code ConfigCeilings c = new ConfigCeilings(OptionalDouble.of(2.5e8), OptionalDouble.empty());}
  */
 public record ConfigCeilings(OptionalDouble downloadBytesPerSecond, OptionalDouble uploadBytesPerSecond) {
-  /** No ceiling configured in either direction. */
   public static final ConfigCeilings NONE = new ConfigCeilings(OptionalDouble.empty(), OptionalDouble.empty());
-
-  public ConfigCeilings {
-    Objects.requireNonNull(downloadBytesPerSecond, "downloadBytesPerSecond");
-    Objects.requireNonNull(uploadBytesPerSecond, "uploadBytesPerSecond");
-    for (OptionalDouble v : new OptionalDouble[] {downloadBytesPerSecond, uploadBytesPerSecond}) {
-      if (v.isPresent() && !(v.getAsDouble() > 0 && Double.isFinite(v.getAsDouble()))) {
-        throw new IllegalArgumentException("a configured ceiling must be a positive number of bytes/s, got " + v);
-      }
-    }
-  }
 
   public OptionalDouble of(Direction d) {
     return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;

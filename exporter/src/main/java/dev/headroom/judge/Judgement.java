@@ -6,7 +6,6 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -16,7 +15,6 @@ import java.util.Set;
  *
  * <p>Usage: {@code Judgement j = classifier.observe(obs, ceilings); j.of(Direction.DOWNLOAD).verdict(); j.adviceSet();}
  *
- * @param observation  what was judged
  * @param usableCores  the cores the datapath can keep busy (fractional under a CPU quota)
  * @param directions   one entry per {@link Direction}
  * @param advice       at least one item; exactly {@code none} when nothing else applies; in the order to act on it
@@ -27,17 +25,8 @@ public record Judgement(
     Map<Direction, DirectionJudgement> directions,
     List<AdviceItem> advice) {
   public Judgement {
-    Objects.requireNonNull(observation, "observation");
-    EnumMap<Direction, DirectionJudgement> m = new EnumMap<>(Direction.class);
-    m.putAll(directions);
-    if (m.size() != Direction.values().length) {
-      throw new IllegalArgumentException("a judgement needs every direction, got " + m.keySet());
-    }
-    directions = Collections.unmodifiableMap(m);
+    directions = Collections.unmodifiableMap(new EnumMap<>(directions));
     advice = List.copyOf(advice);
-    if (advice.isEmpty()) {
-      throw new IllegalArgumentException("advice must hold at least 'none'");
-    }
   }
 
   public DirectionJudgement of(Direction d) {

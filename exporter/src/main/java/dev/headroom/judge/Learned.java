@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * What the peer has learned about its own ceilings, as published with each sample: the observed ceiling per
@@ -28,7 +27,6 @@ public record Learned(boolean applies, Map<Direction, ObservedCeiling> observed,
   public Learned {
     observed = copy(observed);
     beaten = copy(beaten);
-    Objects.requireNonNull(store, "store");
   }
 
   private static <V> Map<Direction, V> copy(Map<Direction, V> m) {
@@ -41,7 +39,6 @@ public record Learned(boolean applies, Map<Direction, ObservedCeiling> observed,
    * A configured or profiled ceiling that the peer beat: kept in use (it was set on purpose), reported instead.
    *
    * @param source                  profile or config
-   * @param ceilingBytesPerSecond   that ceiling
    * @param sustainedBytesPerSecond what the peer sustained (the episode's median rate)
    * @param seconds                 for how long
    * @param at                      when last seen

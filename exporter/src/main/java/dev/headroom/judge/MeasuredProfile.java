@@ -3,7 +3,6 @@ package dev.headroom.judge;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -33,19 +32,6 @@ public record MeasuredProfile(
     Instant measuredAt) {
 
   public MeasuredProfile {
-    Objects.requireNonNull(downloadBytesPerSecond, "downloadBytesPerSecond");
-    Objects.requireNonNull(uploadBytesPerSecond, "uploadBytesPerSecond");
-    downloadLimit = downloadLimit == null ? Cause.ROOM : downloadLimit;
-    uploadLimit = uploadLimit == null ? Cause.ROOM : uploadLimit;
-    Objects.requireNonNull(datapath, "datapath");
-    if (downloadBytesPerSecond.isEmpty() && uploadBytesPerSecond.isEmpty()) {
-      throw new IllegalArgumentException("a profile needs a ceiling in at least one direction");
-    }
-    for (OptionalDouble v : new OptionalDouble[] {downloadBytesPerSecond, uploadBytesPerSecond}) {
-      if (v.isPresent() && !(v.getAsDouble() > 0 && Double.isFinite(v.getAsDouble()))) {
-        throw new IllegalArgumentException("a measured ceiling must be a positive number of bytes/s, got " + v);
-      }
-    }
     if (cores < 1) {
       throw new IllegalArgumentException("cores must be >= 1, got " + cores);
     }

@@ -19,7 +19,6 @@ import java.util.OptionalDouble;
  *     .build();
  * }</pre>
  *
- * @param datapath                which WireGuard datapath carries the tunnel
  * @param onlineCores             online cores; 0 when unknown
  * @param tunnelMtu               tunnel MTU in bytes (NetBird default 1280)
  * @param underlayMtu             underlay MTU in bytes; 0 when unknown
@@ -122,10 +121,8 @@ public record Observation(
     return d == Direction.DOWNLOAD ? hottestTunnelDownloadBytesPerSecond : hottestTunnelUploadBytesPerSecond;
   }
 
-  /** The line rate when known. */
   public OptionalDouble lineRate() {
-    return Double.isNaN(lineRateBytesPerSecond) || lineRateBytesPerSecond <= 0
-        ? OptionalDouble.empty() : OptionalDouble.of(lineRateBytesPerSecond);
+    return lineRateBytesPerSecond > 0 ? OptionalDouble.of(lineRateBytesPerSecond) : OptionalDouble.empty();
   }
 
   /** Busy cores in all: the sum of the busy ratios, NaN when no core was measured. */
@@ -161,7 +158,6 @@ public record Observation(
     return Arrays.stream(sorted, 0, sorted.length - 1).average().orElse(Double.NaN);
   }
 
-  /** Total tunnel throughput, both directions. */
   public double totalThroughput() {
     return downloadBytesPerSecond + uploadBytesPerSecond;
   }

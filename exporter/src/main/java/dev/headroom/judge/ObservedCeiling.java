@@ -3,7 +3,6 @@ package dev.headroom.judge;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -15,7 +14,6 @@ import java.util.Optional;
  * @param bytesPerSecond the episode's sustained rate (the median of its sample rates), inner bytes/s
  * @param learnedAt      when the episode's last sample was taken
  * @param episodeSeconds how long the episode had lasted then
- * @param from           what the episode was
  */
 public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double episodeSeconds, From from) {
 
@@ -43,8 +41,6 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
       throw new IllegalArgumentException("an observed ceiling must be a positive number of bytes/s, got " + bytesPerSecond);
     }
-    Objects.requireNonNull(learnedAt, "learnedAt");
-    Objects.requireNonNull(from, "from");
     if (!(episodeSeconds >= 0) || Double.isInfinite(episodeSeconds)) {
       throw new IllegalArgumentException("episodeSeconds must be >= 0, got " + episodeSeconds);
     }

@@ -1,7 +1,6 @@
 package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -16,8 +15,6 @@ public record PeerShape(Datapath datapath, double usableCores, int tunnelMtu, St
   private static final double CORES_TOLERANCE = 0.01;
 
   public PeerShape {
-    Objects.requireNonNull(datapath, "datapath");
-    Objects.requireNonNull(cpuModel, "cpuModel");
     if (datapath == Datapath.ABSENT || !(usableCores > 0) || Double.isInfinite(usableCores) || tunnelMtu < 1) {
       throw new IllegalArgumentException("not a peer's shape: " + datapath.label() + ", " + usableCores
           + " cores, MTU " + tunnelMtu);
@@ -25,12 +22,11 @@ public record PeerShape(Datapath datapath, double usableCores, int tunnelMtu, St
   }
 
   /**
-   * The shape an observation was made under, with the cores the judge found usable; empty while it cannot be
-   * told (no datapath, cores or MTU unknown).
+   * The shape an observation was made under, with the cores the judge found usable (always some); empty while
+   * it cannot be told (no datapath, or cores unknown; an observation always has a tunnel MTU).
    */
   public static Optional<PeerShape> of(Observation o, double usableCores, String cpuModel) {
-    if (o.datapath() == Datapath.ABSENT || o.onlineCores() <= 0 || o.tunnelMtu() < 1 || !(usableCores > 0)
-        || Double.isInfinite(usableCores)) {
+    if (o.datapath() == Datapath.ABSENT || o.onlineCores() <= 0) {
       return Optional.empty();
     }
     return Optional.of(new PeerShape(o.datapath(), usableCores, o.tunnelMtu(), cpuModel));

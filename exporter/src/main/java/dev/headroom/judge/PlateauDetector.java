@@ -79,7 +79,6 @@ public final class PlateauDetector {
     return best;
   }
 
-  /** The step levels so far, in order. */
   public List<Double> levels() {
     return List.copyOf(levels);
   }

@@ -97,14 +97,6 @@ public final class ProfileSession {
    */
   public record Settings(double settleSeconds, double measureSeconds, int minSamples, double minGain, int flatSteps,
       int maxSteps) {
-    public Settings {
-      if (!(settleSeconds >= 0) || !(measureSeconds > 0) || minSamples < 1 || maxSteps < flatSteps + 1) {
-        throw new IllegalArgumentException("bad profile step settings: settle " + settleSeconds + " s, measure "
-            + measureSeconds + " s, " + minSamples + " samples, " + maxSteps + " steps for " + flatSteps + " flat");
-      }
-      new PlateauDetector(minGain, flatSteps); // validates the rest
-    }
-
     /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps. */
     public static Settings forInterval(double intervalSeconds, int maxSteps) {
       return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps);
@@ -167,11 +159,7 @@ public final class ProfileSession {
   }
 
   /** One measured step: its number and the samples of its measured window. */
-  private record Step(int number, List<Interval> window) {
-    double level(Direction d) {
-      return window.stream().mapToDouble(s -> s.rate(d)).average().orElse(0);
-    }
-  }
+  private record Step(int number, List<Interval> window) {}
 
   private final Datapath datapath;
   private final int cores;
@@ -250,7 +238,7 @@ public final class ProfileSession {
     steps.add(step);
     window.clear();
     for (Direction d : Direction.values()) {
-      detectors.get(d).addStep(step.level(d));
+      detectors.get(d).addStep(mean(step.window(), s -> s.rate(d)));
     }
     List<Direction> driven = driven();
     if (!driven.isEmpty() && driven.stream().allMatch(d -> detectors.get(d).plateau().isPresent())) {
@@ -375,9 +363,9 @@ public final class ProfileSession {
       int best = detectors.get(main).levels().indexOf(detectors.get(main).best());
       return steps.get(best).window();
     });
-    return Optional.of(ArmCost.of(list(on, s -> s.rate(main)),
-        list(on, s -> s.downloadBytesPerSecond() + s.uploadBytesPerSecond()), list(on, Interval::userCores),
-        list(on, Interval::systemCores), list(on, Interval::softirqCores)));
+    return Optional.of(ArmCost.of(mean(on, s -> s.rate(main)),
+        mean(on, s -> s.downloadBytesPerSecond() + s.uploadBytesPerSecond()), mean(on, Interval::userCores),
+        mean(on, Interval::systemCores), mean(on, Interval::softirqCores)));
   }
 
   /** The profile to write: the measured (driven and plateaued) directions; empty when none. */
@@ -391,10 +379,6 @@ public final class ProfileSession {
         down.measured() ? OptionalDouble.of(down.bytesPerSecond()) : OptionalDouble.empty(), down.limit(),
         up.measured() ? OptionalDouble.of(up.bytesPerSecond()) : OptionalDouble.empty(), up.limit(),
         cores, datapath, tunnelMtu, measuredAt));
-  }
-
-  private static List<Double> list(List<Interval> on, ToDoubleFunction<Interval> f) {
-    return on.stream().map(f::applyAsDouble).toList();
   }
 
   private static double mean(List<Interval> on, ToDoubleFunction<Interval> f) {

@@ -3,7 +3,6 @@ package dev.headroom.judge;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.EnumSet;
-import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.Set;
 
@@ -50,7 +49,6 @@ public final class Sizing {
   /**
    * @param activeUsers      users active at the busiest time
    * @param perUserMbps      what one active user moves in the direction, Mbps
-   * @param direction        the direction sized
    * @param datapath         kernel or userspace (for the reference and the notes)
    * @param vcpus            the peer's vCPUs; 0 when the capacity is given or measured
    * @param cpuGbps          one peer's CPU capacity in the direction (table, given, or measured)
@@ -60,17 +58,7 @@ public final class Sizing {
    * @param fromReference    the capacity came from the reference tables (so the ±20 % spread applies)
    */
   public record Inputs(long activeUsers, double perUserMbps, Direction direction, Datapath datapath, int vcpus,
-      double cpuGbps, OptionalDouble lineRateGbps, int tunnelMtu, long peersPerNetwork, boolean fromReference) {
-    public Inputs {
-      Objects.requireNonNull(direction, "direction");
-      Objects.requireNonNull(datapath, "datapath");
-      Objects.requireNonNull(lineRateGbps, "lineRateGbps");
-      if (activeUsers < 0 || !(perUserMbps >= 0) || !(cpuGbps > 0) || peersPerNetwork < 1 || tunnelMtu < 1) {
-        throw new IllegalArgumentException("sizing inputs out of range: " + activeUsers + " users, " + perUserMbps
-            + " Mbps, " + cpuGbps + " Gbps, " + peersPerNetwork + " per Network, MTU " + tunnelMtu);
-      }
-    }
-  }
+      double cpuGbps, OptionalDouble lineRateGbps, int tunnelMtu, long peersPerNetwork, boolean fromReference) {}
 
   /**
    * @param peakGbps        peak demand

@@ -49,7 +49,6 @@ public final class SpareCapacity {
    * One direction's spare.
    *
    * @param bytesPerSecond more tunnel bytes per second the direction can carry now, {@code >= 0}; NaN when unknown
-   * @param bound          what holds it
    * @param load           the share of the shared CPU counted in use (may exceed 1 when the ceilings are
    *                       exceeded); NaN when unknown
    */
@@ -114,14 +113,10 @@ public final class SpareCapacity {
 
   /** Both directions' spare for a sample judged against these ceilings. */
   public static Map<Direction, Spare> of(Observation o, Map<Direction, Ceiling> ceilings) {
-    return Collections.unmodifiableMap(Direction.each(d -> {
-      Direction other = d.other();
-      Ceiling c = ceilings.get(d);
-      Ceiling oc = ceilings.get(other);
-      return o.datapath() == Datapath.ABSENT || c == null || oc == null ? Spare.UNKNOWN
-          : spare(o.throughput(d), o.throughput(other), c.bytesPerSecond(), oc.bytesPerSecond(), busyShare(o),
-              datapathShare(o), fractionsAdd(o), underlaySpare(o, d));
-    }));
+    return Collections.unmodifiableMap(Direction.each(d -> o.datapath() == Datapath.ABSENT ? Spare.UNKNOWN
+        : spare(o.throughput(d), o.throughput(d.other()), ceilings.get(d).bytesPerSecond(),
+            ceilings.get(d.other()).bytesPerSecond(), busyShare(o), datapathShare(o), fractionsAdd(o),
+            underlaySpare(o, d))));
   }
 
   /**

@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -37,7 +36,6 @@ public final class StateFile {
    * What the file holds.
    *
    * @param shape    the shape the ceilings were learned under; null when none was seen yet
-   * @param ceilings observed ceilings per direction
    */
   public record Contents(PeerShape shape, Map<Direction, ObservedCeiling> ceilings) {
     public Contents {
@@ -86,16 +84,11 @@ public final class StateFile {
     Map<Direction, ObservedCeiling> ceilings = new EnumMap<>(Direction.class);
     Map<String, Object> observed = map(file, root, "observed");
     for (Direction d : Direction.values()) {
-      Object v = observed.get(d.label());
-      if (v == null) {
-        continue;
+      if (observed.get(d.label()) == null) {
+        continue; // never learned
       }
-      if (!(v instanceof Map<?, ?>)) {
-        throw problem(file, "observed." + d.label() + " is not an object");
-      }
-      @SuppressWarnings("unchecked")
-      Map<String, Object> c = (Map<String, Object>) v;
       String key = "observed." + d.label();
+      Map<String, Object> c = map(file, observed, key);
       ObservedCeiling.From from = ObservedCeiling.From.of(string(file, c, key + ".from"));
       if (from == null) {
         throw problem(file, key + ".from is " + quoted(c.get("from")));
@@ -118,7 +111,6 @@ public final class StateFile {
 
   /** Writes the contents atomically (temporary file, then rename); the directory must exist. */
   public static void write(Path file, Contents c) throws IOException {
-    Objects.requireNonNull(c, "contents");
     JsonWriter w = new JsonWriter().object().field("format", FORMAT);
     if (c.shape() != null) {
       PeerShape s = c.shape();
@@ -146,7 +138,7 @@ public final class StateFile {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> map(Path file, Map<String, Object> m, String key) throws IOException {
-    Object v = m.get(key);
+    Object v = m.get(key.substring(key.lastIndexOf('.') + 1));
     if (!(v instanceof Map<?, ?>)) {
       throw problem(file, key + (v == null ? " is missing" : " is not an object"));
     }

@@ -50,37 +50,6 @@ public record Thresholds(
   /** Gap between an enter threshold and its exit threshold when only the enter one is given. */
   public static final double HYSTERESIS_GAP = 0.10;
 
-  public Thresholds {
-    pair("link", linkEnter, linkExit);
-    pair("cpu", cpuEnter, cpuExit);
-    pair("core", coreEnter, coreExit);
-    pair("ceiling", ceilingEnter, ceilingExit);
-    pair("nearCeiling", nearCeiling, nearCeilingExit);
-    ratio("othersIdle", othersIdle);
-    ratio("singleTunnelShare", singleTunnelShare);
-    ratio("trafficShare", trafficShare);
-    ratio("userspacePlateauShare", userspacePlateauShare);
-    if (!(trafficFloorBytesPerSecond >= 0)) {
-      throw new IllegalArgumentException("trafficFloorBytesPerSecond must be >= 0, got " + trafficFloorBytesPerSecond);
-    }
-    if (minConsecutive < 1) {
-      throw new IllegalArgumentException("minConsecutive must be >= 1, got " + minConsecutive);
-    }
-  }
-
-  private static void ratio(String name, double v) {
-    if (!(v > 0 && v <= 1)) {
-      throw new IllegalArgumentException(name + " must be a ratio in (0, 1], got " + v);
-    }
-  }
-
-  private static void pair(String name, double enter, double exit) {
-    ratio(name + " enter", enter);
-    if (!(exit > 0 && exit <= enter)) {
-      throw new IllegalArgumentException(name + " exit threshold must be in (0, enter=" + enter + "], got " + exit);
-    }
-  }
-
   /** Datapath CPU, in cores, from which a pegged core can be the tunnel's own (it uses most of that core). */
   public static final double DATAPATH_CORES_ENTER = 0.5;
 

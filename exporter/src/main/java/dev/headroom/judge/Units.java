@@ -23,11 +23,8 @@ public final class Units {
     if (Double.isNaN(value) || Double.isInfinite(value)) {
       return String.valueOf(value);
     }
-    BigDecimal d = BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP).stripTrailingZeros();
-    if (d.signum() == 0) {
-      return "0";
-    }
-    return d.toPlainString();
+    // Since Java 8 a zero strips to plain "0", whatever its scale or the sign of the value rounded to it.
+    return BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
   }
 
   /** Bytes/s shown as Gbps with up to two decimals. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.cmd.ProfileCommand;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ArmCostTest {
@@ -13,8 +12,7 @@ class ArmCostTest {
   @Test
   void cpuSecondsPerGbitAreCoresOverGbpsSplitByKind() {
     // 0.3 Gbps driven plus 0.01 of ACKs back: 0.31 Gbps moved; 0.62 cores user, 0.31 system, 0.155 softirq.
-    ArmCost c = ArmCost.of(List.of(0.3 * GBPS, 0.3 * GBPS), List.of(0.31 * GBPS, 0.31 * GBPS), List.of(0.6, 0.64),
-        List.of(0.31, 0.31), List.of(0.155, 0.155));
+    ArmCost c = ArmCost.of(0.3 * GBPS, 0.31 * GBPS, (0.6 + 0.64) / 2, 0.31, 0.155);
     assertEquals(0.3 * GBPS, c.bytesPerSecond(), 1e-6);
     assertEquals(2.0, c.userSecondsPerGbit(), 1e-9);
     assertEquals(1.0, c.systemSecondsPerGbit(), 1e-9);
@@ -33,7 +31,7 @@ class ArmCostTest {
 
   @Test
   void nothingMovedIsAnUnknownCostNotAnInfiniteOne() {
-    ArmCost c = ArmCost.of(List.of(0.0), List.of(0.0), List.of(0.1), List.of(0.1), List.of(0.0));
+    ArmCost c = ArmCost.of(0.0, 0.0, 0.1, 0.1, 0.0);
     assertTrue(Double.isNaN(c.userSecondsPerGbit()));
     assertEquals("0 Gbps, CPU ? s/Gbit (user ?, system ?, softirq ?)", ProfileCommand.costText(c));
   }
