@@ -7,9 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one interface each pass and keeps its totals, rates and health: the part the tunnel and underlay
- * collectors share. A failed read leaves the rates unknown; an interface that vanishes is logged once, and
- * once again when it is back.
+ * Reads one interface each pass and keeps its totals, rates and health: the tunnel's, and the NIC the
+ * {@link UnderlayCollector} picks. A failed read leaves the rates unknown; an interface that vanishes is
+ * logged once, and once again when it is back.
  *
  * <p>Usage: {@code LinkState s = new InterfaceCollector("tunnel", reader, "wt0", 1.0).collect("wt0", nowNanos, 1.25e9);}
  */

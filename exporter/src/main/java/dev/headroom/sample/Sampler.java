@@ -6,6 +6,8 @@ import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census, CPU quota, and
@@ -17,6 +19,8 @@ import java.util.function.LongSupplier;
  * <p>Usage: {@code Sampler s = new Sampler(settings, CpuSource.forRoots(sys, proc), System::nanoTime, System::currentTimeMillis, censusThread, null); Sample x = s.sample();}
  */
 public final class Sampler {
+  private static final Logger log = LoggerFactory.getLogger(Sampler.class);
+  static final String TUNNEL = "tunnel";
   /** Below this many tunnel bytes in an interval, CPU per gigabyte is noise divided by noise. */
   static final long MIN_BYTES_FOR_CPU_PER_GB = 1_000_000;
   /** The default route, and a datapath not found yet (or kernel workers), are looked for again this often. */
@@ -27,7 +31,8 @@ public final class Sampler {
   private final LongSupplier nanoClock;
   private final LongSupplier wallClock;
   private final UnderlayCollector underlay;
-  private final TunnelCollector tunnel;
+  private final String tunnelInterface;
+  private final InterfaceCollector tunnel;
   private final CpuCollector cpu;
   private final DatapathCpuCollector datapathCpu;
   /** Null when the census is off. */
@@ -65,7 +70,8 @@ public final class Sampler {
     this.wallClock = wallClock;
     NetInterfaceReader net = new NetInterfaceReader(settings.sysfs());
     this.underlay = new UnderlayCollector(settings, net, REDISCOVER_NANOS);
-    this.tunnel = new TunnelCollector(net, settings.tunnelInterface(), settings.interval().toNanos() / 1e9);
+    this.tunnelInterface = settings.tunnelInterface();
+    this.tunnel = new InterfaceCollector(TUNNEL, net, tunnelInterface, intervalSeconds);
     this.cpu = new CpuCollector(cpu);
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
@@ -90,7 +96,11 @@ public final class Sampler {
 
     // The underlay first: its line rate bounds what the tunnel could have carried.
     UnderlayState u = underlay.collect(start);
-    LinkState t = tunnel.collect(start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
+    LinkState t = tunnel.collect(tunnelInterface, start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
+    if (t.restarted()) {
+      log.info("tunnel {} restarted (restart #{}); rates continue from its new counters",
+          tunnelInterface, t.traffic().restarts());
+    }
     CpuState c = cpu.collect();
     NetstackState ns = netstack == null ? null
         : netstack.collect(t.reading().present(), start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
@@ -122,7 +132,7 @@ public final class Sampler {
     scrapePeakUp.offer(up);
 
     int n = 0;
-    health[n++] = Map.entry(TunnelCollector.SOURCE, t.health());
+    health[n++] = Map.entry(TUNNEL, t.health());
     health[n++] = Map.entry(UnderlayCollector.SOURCE, u.link().health());
     health[n++] = Map.entry(CpuCollector.SOURCE, c.health());
     health[n++] = Map.entry(DatapathCpuCollector.SOURCE, d.health());
