@@ -116,7 +116,7 @@ public final class Sampler {
       netstackAnswersSeen = ns.answers();
       census.offer(ns.status().transfers(), ns.answerAtNanos(), wall - (start - ns.answerAtNanos()) / 1_000_000);
     }
-    CensusState cs = census == null ? null : census.collect(d.datapath(), start, wall, t.restarted());
+    CensusState cs = census == null ? null : census.collect(datapath, start, wall, t.restarted());
     CpuQuotaState q = quota == null ? null : quota.collect(start);
 
     // In netstack mode the tunnel's bytes are NetBird's per-peer counters, at its status interval's resolution.
@@ -155,7 +155,7 @@ public final class Sampler {
         u.link().reading(), u.link().traffic(), u.lineRateBytesPerSecond(), u.lineRateSource(),
         viaNetbird ? ns.resolutionSeconds() : intervalSeconds,
         c.cores(), cpuPerGigabyte(tt, viaNetbird ? passSeconds : t.traffic().intervalSeconds(), c),
-        d.datapath(), d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
+        datapath, d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
         q == null ? Double.NaN : q.cores(), cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(),
         Map.ofEntries(health));
   }
