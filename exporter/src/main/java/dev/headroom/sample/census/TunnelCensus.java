@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Turns successive per-peer counter readings into a census of the tunnels: how many exist, how many
@@ -44,7 +43,7 @@ public final class TunnelCensus {
   private final PeerState[] topState;
 
   public TunnelCensus(CensusConfig config) {
-    this.config = Objects.requireNonNull(config, "config");
+    this.config = config;
     this.handshakeRecentSeconds = config.handshakeRecent().toSeconds();
     this.windowSeconds = config.activeWindow().toNanos() / 1e9;
     this.topIndex = new int[config.topN()];
@@ -61,7 +60,6 @@ public final class TunnelCensus {
    * @return the census of this reading
    */
   public CensusSnapshot update(long monotonicNanos, long nowEpochSeconds, List<TunnelPeer> current) {
-    Objects.requireNonNull(current, "current");
     if (havePrevious && monotonicNanos - previousNanos < 0) {
       throw new IllegalArgumentException("sample time went backwards: " + monotonicNanos
           + " ns after " + previousNanos + " ns");
