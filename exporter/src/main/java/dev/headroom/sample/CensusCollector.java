@@ -64,7 +64,6 @@ public final class CensusCollector {
   private long stalls;
   private boolean stallCounted;
 
-  /** Census on {@code executor} (a single thread of its own in the daemon). */
   public CensusCollector(SamplerSettings settings, Executor executor) {
     this(settings, new TunnelPeersReader(settings.runDir(), "wg")::read, executor,
         TunnelPeersReader.TIMEOUT.toNanos());

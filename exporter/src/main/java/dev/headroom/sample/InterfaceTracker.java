@@ -143,7 +143,6 @@ public final class InterfaceTracker {
     lastIntervalSeconds = 0;
   }
 
-  /** Immutable copy of the state for a snapshot. */
   public Traffic snapshot() {
     return new Traffic(totals.clone(), rates.clone(), restarts, tooFast, wentBack, lastIntervalSeconds);
   }

@@ -57,7 +57,6 @@ public final class TunnelCensus {
    * @param monotonicNanos when the peers were read, {@link System#nanoTime()} scale; must not go backwards
    * @param nowEpochSeconds wall-clock Unix time of the reading, for handshake ages
    * @param current every peer of the interface (an empty list when it has none)
-   * @return the census of this reading
    */
   public CensusSnapshot update(long monotonicNanos, long nowEpochSeconds, List<TunnelPeer> current) {
     if (havePrevious && monotonicNanos - previousNanos < 0) {
@@ -197,7 +196,6 @@ public final class TunnelCensus {
     return total > 0 ? Math.min(1.0, hottest / total) : 0;
   }
 
-  /** What is remembered per peer between readings. */
   private static final class PeerState {
     long rx;
     long tx;
