@@ -148,10 +148,7 @@ public final class NetstackCollector {
     }
     if (!look) {
       health.ok(); // an interface is the tunnel: NetBird's answers are its peer counts only
-      return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
-          lastNetstackAt);
-    }
-    if (running.get() && nowNanos - askedAt >= timeoutNanos + every && !stallCounted) {
+    } else if (running.get() && nowNanos - askedAt >= timeoutNanos + every && !stallCounted) {
       stallCounted = true;
       health.failed("netbird status has not answered after " + (nowNanos - askedAt) / 1_000_000_000L + " s");
       tracker.unreadable();

@@ -53,7 +53,6 @@ public final class Sampler {
   private final ScrapePeak scrapePeakDown = new ScrapePeak();
   private final ScrapePeak scrapePeakUp = new ScrapePeak();
   private long sequence;
-  private boolean hadBaseline;
   private long prevStart;
   private long netstackAnswersSeen;
 
@@ -93,6 +92,7 @@ public final class Sampler {
   public Sample sample() {
     long start = nanoClock.getAsLong();
     long wall = wallClock.getAsLong();
+    boolean complete = sequence > 0;
 
     // The underlay first: its line rate bounds what the tunnel could have carried.
     UnderlayState u = underlay.collect(start);
@@ -109,7 +109,7 @@ public final class Sampler {
       datapath = Datapath.NETSTACK;
     }
     boolean viaNetbird = datapath == Datapath.NETSTACK;
-    double passSeconds = hadBaseline ? (start - prevStart) / 1e9 : 0;
+    double passSeconds = complete ? (start - prevStart) / 1e9 : 0;
     DatapathState d = datapathCpu.collect(datapath, start, c, t.restarted());
     if (census != null && viaNetbird && ns.answers() != netstackAnswersSeen) {
       // Netstack: the census reads the tunnels NetBird just listed, at the time NetBird read them.
@@ -145,9 +145,7 @@ public final class Sampler {
     if (ns != null) {
       health[n++] = Map.entry(NetstackCollector.SOURCE, ns.health());
     }
-    boolean complete = hadBaseline;
     prevStart = start;
-    hadBaseline = true;
     double duration = (nanoClock.getAsLong() - start) / 1e9;
     return new Sample(
         ++sequence, wall, start, duration, complete,
