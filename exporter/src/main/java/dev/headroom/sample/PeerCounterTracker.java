@@ -138,20 +138,17 @@ public final class PeerCounterTracker {
 
   /**
    * The state as the tunnel's {@link Traffic}: bytes only (download = sent, upload = received); NetBird reports
-   * no packet, error or drop counters, so those rates are unknown and their totals 0.
+   * no packet, error or drop counters: their totals are 0, the packet rates unknown, the error and drop rates 0.
    */
   public Traffic snapshot() {
     long[] totals = new long[InterfaceTracker.FIELDS];
     double[] rates = new double[InterfaceTracker.FIELDS];
-    java.util.Arrays.fill(rates, Double.NaN);
     totals[InterfaceTracker.RX_BYTES] = totalReceived;
     totals[InterfaceTracker.TX_BYTES] = totalSent;
     rates[InterfaceTracker.RX_BYTES] = rateReceived;
     rates[InterfaceTracker.TX_BYTES] = rateSent;
-    rates[InterfaceTracker.RX_ERRORS] = 0;
-    rates[InterfaceTracker.TX_ERRORS] = 0;
-    rates[InterfaceTracker.RX_DROPPED] = 0;
-    rates[InterfaceTracker.TX_DROPPED] = 0;
+    rates[InterfaceTracker.RX_PACKETS] = Double.NaN;
+    rates[InterfaceTracker.TX_PACKETS] = Double.NaN;
     return new Traffic(totals, rates, restarts, tooFast, 0, lastIntervalSeconds);
   }
 }
