@@ -96,14 +96,14 @@ public final class Sampler {
 
     // The underlay first: its line rate bounds what the tunnel could have carried.
     UnderlayState u = underlay.collect(start);
-    LinkState t = tunnel.collect(tunnelInterface, start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
+    double maxBytesPerSecond = Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond());
+    LinkState t = tunnel.collect(tunnelInterface, start, maxBytesPerSecond);
     if (t.restarted()) {
       log.info("tunnel {} restarted (restart #{}); rates continue from its new counters",
           tunnelInterface, t.traffic().restarts());
     }
     CpuState c = cpu.collect();
-    NetstackState ns = netstack == null ? null
-        : netstack.collect(t.reading().present(), start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
+    NetstackState ns = netstack == null ? null : netstack.collect(t.reading().present(), start, maxBytesPerSecond);
     Datapath datapath = t.reading().datapath();
     if (datapath == Datapath.ABSENT && ns != null && ns.netstack()) {
       datapath = Datapath.NETSTACK;

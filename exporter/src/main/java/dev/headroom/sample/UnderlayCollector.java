@@ -24,31 +24,32 @@ public final class UnderlayCollector {
   private final long rediscoverNanos;
   private String name;
   private long resolvedAt;
-  private LinkState last;
+  private double lineRate;
 
   public UnderlayCollector(SamplerSettings settings, NetInterfaceReader net, long rediscoverNanos) {
     this.settings = settings;
     this.rediscoverNanos = rediscoverNanos;
     String initial = settings.underlayInterface().orElse("?");
     this.link = new InterfaceCollector(SOURCE, net, initial, settings.interval().toNanos() / 1e9);
-    this.last = new LinkState(InterfaceReading.absent(initial), Traffic.NONE, false, new SourceHealth(true, 0, ""));
+    this.lineRate = settings.lineRateBytesPerSecond().orElse(Double.NaN);
   }
 
   public UnderlayState collect(long nowNanos) {
     // The bound comes from the line rate known before this read: config, or the speed read last time.
-    double bound = Plausibility.maxBytesPerSecond(lineRate(last.reading()));
+    double bound = Plausibility.maxBytesPerSecond(lineRate);
+    LinkState state;
     try {
       String n = resolve(nowNanos);
-      last = n == null
+      state = n == null
           ? link.missing("none", nowNanos, "no underlay: no default route and --underlay.interface not set")
           : link.collect(n, nowNanos, bound);
     } catch (ReadException e) {
-      last = link.missing("none", nowNanos, e.getMessage());
+      state = link.missing("none", nowNanos, e.getMessage());
     }
-    double rate = lineRate(last.reading());
+    lineRate = lineRate(state.reading());
     String source = settings.lineRateBytesPerSecond().isPresent() ? "config"
-        : rate > 0 ? "sysfs" : "none";
-    return new UnderlayState(last, rate, source);
+        : lineRate > 0 ? "sysfs" : "none";
+    return new UnderlayState(state, lineRate, source);
   }
 
   private double lineRate(InterfaceReading r) {
