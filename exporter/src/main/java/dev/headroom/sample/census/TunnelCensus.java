@@ -162,14 +162,9 @@ public final class TunnelCensus {
     previousNanos = monotonicNanos;
     havePrevious = true;
 
-    DirectionCensus down = new DirectionCensus(downTotal, downHottest,
-        share(downHottest, downTotal), active == 0 ? 0 : downActiveSum / active,
-        new RateHistogram(downBuckets, downActiveSum));
-    DirectionCensus up = new DirectionCensus(upTotal, upHottest,
-        share(upHottest, upTotal), active == 0 ? 0 : upActiveSum / active,
-        new RateHistogram(upBuckets, upActiveSum));
-    return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared,
-        disappeared, resets, down, up, top);
+    return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared, disappeared, resets,
+        direction(downTotal, downHottest, downActiveSum, active, downBuckets),
+        direction(upTotal, upHottest, upActiveSum, active, upBuckets), top);
   }
 
   /** Keeps the N fastest (both directions) in descending order; ties keep the earlier peer. */
@@ -192,8 +187,11 @@ public final class TunnelCensus {
     return size < n ? size + 1 : size;
   }
 
-  private static double share(double hottest, double total) {
-    return total > 0 ? Math.min(1.0, hottest / total) : 0;
+  private static DirectionCensus direction(double total, double hottest, double activeSum, int active,
+      long[] buckets) {
+    double hottestShare = total > 0 ? Math.min(1.0, hottest / total) : 0;
+    return new DirectionCensus(total, hottest, hottestShare, active == 0 ? 0 : activeSum / active,
+        new RateHistogram(buckets, activeSum));
   }
 
   private static final class PeerState {
