@@ -49,7 +49,7 @@ public final class NetstackCollector {
   }
 
   /** One finished call. {@code status} null: it failed with {@code error}. */
-  private record Answer(long sequence, long atNanos, NetbirdStatus status, String error) {}
+  private record Answer(long atNanos, NetbirdStatus status, String error) {}
 
   private final StatusSource source;
   private final Executor executor;
@@ -67,10 +67,10 @@ public final class NetstackCollector {
   // Sampling thread only.
   private final PeerCounterTracker tracker;
   private final SourceHealthTracker health = new SourceHealthTracker(SOURCE);
-  private long asks;
   private long askedAt;
   private boolean asked;
-  private long seen;
+  /** The answer last taken in: each call sets a new one. */
+  private Answer seen;
   private boolean stallCounted;
   private NetbirdStatus status;
   private NetbirdStatus lastStatus;
@@ -131,16 +131,15 @@ public final class NetstackCollector {
       asked = true;
       askedAt = nowNanos;
       stallCounted = false;
-      long sequence = ++asks;
       try {
-        executor.execute(() -> ask(sequence));
+        executor.execute(this::ask);
       } catch (RuntimeException e) {
         running.set(false); // executor shut down: the daemon is closing
       }
     }
     Answer a = latest.get();
-    if (a != null && a.sequence() != seen) {
-      seen = a.sequence();
+    if (a != null && a != seen) {
+      seen = a;
       lastStatus = a.status();
       if (look) {
         fold(a, maxBytesPerSecond);
@@ -188,7 +187,7 @@ public final class NetstackCollector {
   }
 
   /** One call, on the executor. */
-  private void ask(long sequence) {
+  private void ask() {
     try {
       long start = nanoClock.getAsLong();
       NetbirdStatus s = null;
@@ -202,7 +201,7 @@ public final class NetstackCollector {
       }
       // The counters were read somewhere inside the call: its midpoint is the least wrong timestamp.
       long end = nanoClock.getAsLong();
-      latest.set(new Answer(sequence, start + (end - start) / 2, s, error));
+      latest.set(new Answer(start + (end - start) / 2, s, error));
     } finally {
       running.set(false);
     }
