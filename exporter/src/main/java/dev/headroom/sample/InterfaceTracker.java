@@ -103,8 +103,7 @@ public final class InterfaceTracker {
         rates[i] = Double.NaN;
       } else {
         totals[i] += d;
-        double rate = dt > 0 ? d / dt : 0;
-        rates[i] = rate > RATE_CAP * maxBytesPerSecond ? Double.NaN : rate;
+        rates[i] = rate(d, dt, maxBytesPerSecond);
       }
     }
     if (restart) {
@@ -114,6 +113,12 @@ public final class InterfaceTracker {
     sawGone = false;
     setBaseline(r, cur, nowNanos);
     return restart;
+  }
+
+  /** A delta per second, 0 over no time, NaN above the cap (see the class comment). */
+  static double rate(long delta, double dt, double maxBytesPerSecond) {
+    double r = dt > 0 ? delta / dt : 0;
+    return r > RATE_CAP * maxBytesPerSecond ? Double.NaN : r;
   }
 
   /**

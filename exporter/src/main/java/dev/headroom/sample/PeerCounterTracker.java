@@ -23,9 +23,6 @@ import java.util.Map;
  * <p>Usage: {@code t.update(status.transfers(), nowNanos, 1.25e9); double down = t.snapshot().rate(InterfaceTracker.TX_BYTES);}
  */
 public final class PeerCounterTracker {
-  /** Twice the bound rate, as for an interface: one interval of counting plus the grace. */
-  private static final double RATE_CAP = 2;
-
   private final double graceSeconds;
   /** Public key -> {received, sent} at the previous status. */
   private Map<String, long[]> prev = new HashMap<>();
@@ -110,14 +107,9 @@ public final class PeerCounterTracker {
     }
     totalReceived += dRx;
     totalSent += dTx;
-    rateReceived = rate(dRx, dt, maxBytesPerSecond);
-    rateSent = rate(dTx, dt, maxBytesPerSecond);
+    rateReceived = InterfaceTracker.rate(dRx, dt, maxBytesPerSecond);
+    rateSent = InterfaceTracker.rate(dTx, dt, maxBytesPerSecond);
     return restarted;
-  }
-
-  private static double rate(long delta, double dt, double maxBytesPerSecond) {
-    double r = dt > 0 ? delta / dt : 0;
-    return r > RATE_CAP * maxBytesPerSecond ? Double.NaN : r;
   }
 
   /** The status could not be read: rates unknown, not the last ones; the baseline stays. */
