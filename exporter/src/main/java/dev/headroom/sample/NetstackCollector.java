@@ -89,9 +89,6 @@ public final class NetstackCollector {
    */
   public NetstackCollector(StatusSource source, Executor executor, long statusIntervalNanos, long peersIntervalNanos,
       long timeoutNanos, LongSupplier nanoClock) {
-    if (statusIntervalNanos < 0 || peersIntervalNanos < 0) {
-      throw new IllegalArgumentException("netbird intervals must not be negative");
-    }
     this.source = source;
     this.executor = executor;
     this.intervalNanos = peersIntervalNanos > 0 ? Math.min(statusIntervalNanos, peersIntervalNanos)
