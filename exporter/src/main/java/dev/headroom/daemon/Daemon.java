@@ -60,7 +60,6 @@ public final class Daemon implements AutoCloseable {
   /** A pass that fails fails again a second later: one line a minute, not one a sample. */
   private final RateLimitedLog failures = new RateLimitedLog(log, Duration.ofMinutes(1), System::nanoTime);
 
-  /** How soon after the baseline the first rate is taken. */
   private static final long FIRST_RATE_AFTER_NANOS = 100_000_000L;
   /** The profile file is re-read when it changes, checked this often. */
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
