@@ -25,8 +25,6 @@ public final class Sampler {
   static final long MIN_BYTES_FOR_CPU_PER_GB = 1_000_000;
   /** The default route, and a datapath not found yet (or kernel workers), are looked for again this often. */
   private static final long REDISCOVER_NANOS = 10_000_000_000L;
-  /** The CPU quota changes only by an operator's hand: re-read this often, not each sample. */
-  static final long QUOTA_REREAD_NANOS = 10_000_000_000L;
 
   private final LongSupplier nanoClock;
   private final LongSupplier wallClock;
@@ -75,7 +73,7 @@ public final class Sampler {
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
     this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
-    this.quota = settings.cgroupfs().map(root -> new CpuQuotaCollector(root, QUOTA_REREAD_NANOS)).orElse(null);
+    this.quota = settings.cgroupfs().map(root -> new CpuQuotaCollector(root)).orElse(null);
     @SuppressWarnings("unchecked")
     Map.Entry<String, SourceHealth>[] slots = new Map.Entry[4 + (census == null ? 0 : 1) + (quota == null ? 0 : 1)
         + (netstack == null ? 0 : 1)];
