@@ -55,8 +55,8 @@ final class InterfaceCollector {
 
   /** There is no interface to read ({@code why} says why): rates are 0 as for an absent one, the source down. */
   LinkState missing(String label, long nowNanos, String why) {
-    tracker.update(InterfaceReading.absent(label), nowNanos, 0);
     last = InterfaceReading.absent(label);
+    tracker.update(last, nowNanos, 0);
     health.failed(why);
     return new LinkState(last, tracker.snapshot(), false, health.snapshot());
   }
