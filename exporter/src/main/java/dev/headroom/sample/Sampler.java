@@ -73,7 +73,7 @@ public final class Sampler {
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
     this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
-    this.quota = settings.cgroupfs().map(root -> new CpuQuotaCollector(root)).orElse(null);
+    this.quota = settings.cgroupfs().map(CpuQuotaCollector::new).orElse(null);
     @SuppressWarnings("unchecked")
     Map.Entry<String, SourceHealth>[] slots = new Map.Entry[4 + (census == null ? 0 : 1) + (quota == null ? 0 : 1)
         + (netstack == null ? 0 : 1)];
