@@ -4,7 +4,6 @@ import dev.headroom.read.DefaultRoute;
 import dev.headroom.read.InterfaceReading;
 import dev.headroom.read.NetInterfaceReader;
 import dev.headroom.read.ReadException;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,9 +63,8 @@ public final class UnderlayCollector {
       return settings.underlayInterface().get();
     }
     if (name == null || now - resolvedAt >= rediscoverNanos) {
-      Optional<String> found = DefaultRoute.find(settings.procfs())
-          .filter(n -> !n.equals(settings.tunnelInterface()));
-      String n = found.orElse(null);
+      String n = DefaultRoute.find(settings.procfs()).filter(r -> !r.equals(settings.tunnelInterface()))
+          .orElse(null);
       if (name != null && !name.equals(n)) {
         log.info("default route moved from {} to {}", name, n);
         link.forget(n == null ? "none" : n);
