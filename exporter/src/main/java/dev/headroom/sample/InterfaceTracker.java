@@ -36,6 +36,8 @@ public final class InterfaceTracker {
 
   /** Twice the bound rate: what the bound allows at the usual pace, one interval of counting plus the grace. */
   private static final double RATE_CAP = 2;
+  /** Without a line rate: 800 Gbit/s, the fastest Ethernet port there is, in bytes per second. */
+  private static final double UNKNOWN_LINE_RATE_MAX = 100e9;
 
   private final double graceSeconds;
   private final long[] prev = new long[FIELDS];
@@ -54,6 +56,15 @@ public final class InterfaceTracker {
   /** @param graceSeconds the sampling interval: how stale a driver's statistics may be (see class comment) */
   public InterfaceTracker(double graceSeconds) {
     this.graceSeconds = graceSeconds;
+  }
+
+  /**
+   * The fastest an interface could count over a link of this line rate (bytes per second, NaN or 0 when unknown):
+   * beyond it a delta is a lying or broken counter, not traffic. Tunnel bytes cross the underlay NIC, so its line
+   * rate bounds both.
+   */
+  public static double maxBytesPerSecond(double lineRateBytesPerSecond) {
+    return lineRateBytesPerSecond > 0 ? lineRateBytesPerSecond : UNKNOWN_LINE_RATE_MAX;
   }
 
   /**

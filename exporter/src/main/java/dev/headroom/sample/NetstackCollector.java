@@ -109,7 +109,7 @@ public final class NetstackCollector {
    *
    * @param interfacePresent an interface of the tunnel's name exists: that is the tunnel, NetBird's answers give
    *     the peer counts only
-   * @param maxBytesPerSecond the fastest the tunnel could move bytes (see {@link Plausibility})
+   * @param maxBytesPerSecond the fastest the tunnel could move bytes (see {@link InterfaceTracker#maxBytesPerSecond})
    */
   public NetstackState collect(boolean interfacePresent, long nowNanos, double maxBytesPerSecond) {
     boolean look = !interfacePresent && intervalNanos > 0;

@@ -94,7 +94,7 @@ public final class Sampler {
 
     // The underlay first: its line rate bounds what the tunnel could have carried.
     UnderlayState u = underlay.collect(start);
-    double maxBytesPerSecond = Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond());
+    double maxBytesPerSecond = InterfaceTracker.maxBytesPerSecond(u.lineRateBytesPerSecond());
     LinkState t = tunnel.collect(tunnelInterface, start, maxBytesPerSecond);
     if (t.restarted()) {
       log.info("tunnel {} restarted (restart #{}); rates continue from its new counters",

@@ -35,7 +35,7 @@ public final class UnderlayCollector {
 
   public UnderlayState collect(long nowNanos) {
     // The bound comes from the line rate known before this read: config, or the speed read last time.
-    double bound = Plausibility.maxBytesPerSecond(lineRate);
+    double bound = InterfaceTracker.maxBytesPerSecond(lineRate);
     LinkState state;
     try {
       String n = resolve(nowNanos);
