@@ -60,7 +60,6 @@ final class Cadence {
     }
   }
 
-  /** Planned starts skipped so far. */
   long skipped() {
     return skipped;
   }

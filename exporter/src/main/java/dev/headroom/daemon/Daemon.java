@@ -19,23 +19,34 @@ import dev.headroom.judge.Units;
 import dev.headroom.read.CpuModel;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.wg.NetbirdStatusReader;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.NetstackCollector;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.serve.Published;
+import dev.headroom.serve.RateLimitedLog;
 import dev.headroom.serve.SamplerTiming;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import dev.headroom.serve.RateLimitedLog;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,17 +58,16 @@ import org.slf4j.LoggerFactory;
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
   /** A pass that fails fails again a second later: one line a minute, not one a sample. */
-  private final RateLimitedLog failures = new RateLimitedLog(log, java.time.Duration.ofMinutes(1), System::nanoTime);
+  private final RateLimitedLog failures = new RateLimitedLog(log, Duration.ofMinutes(1), System::nanoTime);
 
-  /** How soon after the baseline the first rate is taken. */
   private static final long FIRST_RATE_AFTER_NANOS = 100_000_000L;
   /** The profile file is re-read when it changes, checked this often. */
   private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
-  private final java.util.concurrent.ExecutorService censusThread;
+  private final ExecutorService censusThread;
   /** NetBird's one status call and its answers; null with both when NetBird is never asked. */
-  private final java.util.concurrent.ExecutorService netbirdThread;
+  private final ExecutorService netbirdThread;
   private final NetstackCollector netbird;
   private final double flowCap;
   private final boolean jumboPath;
@@ -68,8 +78,6 @@ public final class Daemon implements AutoCloseable {
   private final CeilingLearner learner;
   private final Path stateDir;
   private final Path stateFile;
-  private long stateErrors;
-  private String stateProblem;
   private volatile Learned.Store store;
   private final Path profileFile;
   private FileTime profileSeen;
@@ -81,19 +89,18 @@ public final class Daemon implements AutoCloseable {
   private long skippedSeen;
   private final AtomicReference<Published> published = new AtomicReference<>();
   private final Published.ScrapePeaks peaks;
-  private final java.util.List<java.util.function.Consumer<Published>> listeners =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Consumer<Published>> listeners = new CopyOnWriteArrayList<>();
 
-  private Daemon(Config config, java.util.function.LongSupplier readingClock) {
+  private Daemon(Config config, LongSupplier readingClock) {
     // The census reads every tunnel (seconds at worst, bounded by its reader's timeout) on a thread of its
     // own, so the sampling thread never waits on it; the sampler picks up its latest result.
     this.censusThread = Executors.newSingleThreadExecutor(daemonThread("headroom-census"));
     // NetBird's status call, one for the peer counts and the netstack datapath's bytes, on a thread of its own too:
     // it is a gRPC round trip and now and then a health probe, and must not delay a sample. Its timeout is the
     // shorter cadence it may run at.
-    java.time.Duration peers = config.netbirdInterval();
-    java.time.Duration status = config.netbirdStatusInterval();
-    java.time.Duration timeout = status.isZero() || peers.compareTo(status) < 0 ? peers : status;
+    Duration peers = config.netbirdInterval();
+    Duration status = config.netbirdStatusInterval();
+    Duration timeout = status.isZero() || peers.compareTo(status) < 0 ? peers : status;
     this.netbirdThread = peers.isZero() ? null : Executors.newSingleThreadExecutor(daemonThread("headroom-netbird"));
     this.netbird = peers.isZero() ? null : new NetstackCollector(
         NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), timeout)), netbirdThread,
@@ -111,10 +118,11 @@ public final class Daemon implements AutoCloseable {
     this.stateFile = stateDir.resolve(StateFile.NAME);
     this.store = new Learned.Store(stateFile.toString(), true, 0, "");
     this.learner = new CeilingLearner(config.ceilingLearnAfter(), thresholds, CpuModel.read(config.procfs()),
-        loadState(stateDir));
+        loadState());
     this.profileCheckedAt = System.nanoTime();
     this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
-    this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD));
+    this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD),
+        sampler.scrapePeak(Direction.UPLOAD));
     this.thread = Executors.newSingleThreadScheduledExecutor(daemonThread("headroom-sampler"));
   }
 
@@ -133,7 +141,7 @@ public final class Daemon implements AutoCloseable {
    * counters replayed at the time they stand for (a fixture peer) its own, which brings its files up to that time
    * before it answers.
    */
-  public static Daemon start(Config config, java.util.function.LongSupplier readingClock) {
+  public static Daemon start(Config config, LongSupplier readingClock) {
     Daemon d = new Daemon(config, readingClock);
     // The baseline at once and the first rate a tenth of a second later, so a new daemon is ready (has rates)
     // as soon as its server is (docs/benchmarks.md, "Settings that stay"); byte rates divide by the measured
@@ -153,17 +161,18 @@ public final class Daemon implements AutoCloseable {
       if (s.monotonicNanos() - profileCheckedAt >= PROFILE_CHECK_NANOS) {
         profileCheckedAt = s.monotonicNanos();
         FileTime now = modified();
-        if (!java.util.Objects.equals(now, profileSeen)) {
+        if (!Objects.equals(now, profileSeen)) {
           profile = loadProfile();
         }
       }
       Observation o = Observations.from(s, flowCap, jumboPath);
-      java.util.Map<Direction, ObservedCeiling> observed = learner.inUse(o);
+      Map<Direction, ObservedCeiling> observed = learner.inUse(o);
       Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile, configCeilings, observed));
       learn(j, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed), s);
-      Published p = new Published(s, j, peaks, netbird == null ? null : netbird.lastStatus(), timing, learner.snapshot(o, store));
+      Published p = new Published(s, j, peaks, netbird == null ? null : netbird.lastStatus(), timing,
+          learner.snapshot(o, store));
       published.set(p);
-      for (java.util.function.Consumer<Published> l : listeners) {
+      for (Consumer<Published> l : listeners) {
         l.accept(p);
       }
     } catch (RuntimeException | Error e) {
@@ -179,10 +188,10 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** Feeds the learner and acts on what it reports: a state to save, a set ceiling beaten, a new peer shape. */
-  private void learn(Judgement j, java.util.Map<Direction, Ceiling> fallback, Sample s) {
-    CeilingLearner.Update u = learner.update(j, fallback, s.monotonicNanos(), java.time.Instant.ofEpochMilli(s.wallMillis()));
+  private void learn(Judgement j, Map<Direction, Ceiling> fallback, Sample s) {
+    CeilingLearner.Update u = learner.update(j, fallback, s.monotonicNanos(), Instant.ofEpochMilli(s.wallMillis()));
     u.startedOver().ifPresent(r -> log.info("the peer changed ({}): observed ceilings start over",
-        String.join(", ", java.util.stream.Stream.of(
+        String.join(", ", Stream.of(
         changed("datapath", r.was().datapath().label(), r.now().datapath().label()),
         changed("usable cores", Units.num(r.was().usableCores(), 2), Units.num(r.now().usableCores(), 2)),
         changed("MTU", r.was().tunnelMtu(), r.now().tunnelMtu()),
@@ -207,13 +216,12 @@ public final class Daemon implements AutoCloseable {
   /** Writes what was learned; a failure is logged once, counted, and learning goes on in memory. */
   private void saveState() {
     if (!Files.isDirectory(stateDir)) {
-      stateFailed(missingDir(stateDir));
+      stateFailed(missingDir());
       return;
     }
     try {
       StateFile.write(stateFile, learner.contents());
-      stateProblem = null;
-      store = new Learned.Store(stateFile.toString(), true, stateErrors, store.lastError());
+      store = new Learned.Store(stateFile.toString(), true, store.errors(), store.lastError());
     } catch (IOException | RuntimeException e) {
       stateFailed("cannot write the state file " + stateFile + " (observed ceilings are kept in memory only): "
           + e.getMessage());
@@ -221,21 +229,20 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void stateFailed(String message) {
-    stateErrors++;
-    stateProblem = warnOnce(stateProblem, message);
-    store = new Learned.Store(stateFile.toString(), false, stateErrors, message);
+    warnOnce(store.up() ? null : store.lastError(), message);
+    store = new Learned.Store(stateFile.toString(), false, store.errors() + 1, message);
   }
 
-  private static String missingDir(Path dir) {
-    return "state directory " + dir + " is missing (observed ceilings are kept in memory only; set --path.state"
+  private String missingDir() {
+    return "state directory " + stateDir + " is missing (observed ceilings are kept in memory only; set --path.state"
         + " or create it)";
   }
 
   /** Reads the state file; a missing directory, or a file that is not ours, is logged once and ignored. */
-  private StateFile.Contents loadState(Path dir) {
+  private StateFile.Contents loadState() {
     // systemd makes it (StateDirectory=) with the service's owner; made here it would be root's.
-    if (!Files.isDirectory(dir)) {
-      stateFailed(missingDir(dir));
+    if (!Files.isDirectory(stateDir)) {
+      stateFailed(missingDir());
       return null;
     }
     try {
@@ -243,7 +250,7 @@ public final class Daemon implements AutoCloseable {
       if (c != null && !c.ceilings().isEmpty()) {
         log.info("observed ceilings from {}: {}", stateFile, c.ceilings().entrySet().stream()
             .map(e -> e.getKey().label() + " " + Units.gbpsText(e.getValue().bytesPerSecond()))
-            .collect(java.util.stream.Collectors.joining(", ")));
+            .collect(Collectors.joining(", ")));
       }
       return c;
     } catch (IOException | RuntimeException e) {
@@ -264,7 +271,7 @@ public final class Daemon implements AutoCloseable {
    * Runs {@code listener} on the sampling thread after each publish, for state that follows samples (the
    * live page's history); it must be quick and must not block.
    */
-  public void addListener(java.util.function.Consumer<Published> listener) {
+  public void addListener(Consumer<Published> listener) {
     listeners.add(listener);
   }
 

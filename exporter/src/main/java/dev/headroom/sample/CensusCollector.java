@@ -64,7 +64,6 @@ public final class CensusCollector {
   private long stalls;
   private boolean stallCounted;
 
-  /** Census on {@code executor} (a single thread of its own in the daemon). */
   public CensusCollector(SamplerSettings settings, Executor executor) {
     this(settings, new TunnelPeersReader(settings.runDir(), "wg")::read, executor,
         TunnelPeersReader.TIMEOUT.toNanos());
@@ -136,22 +135,16 @@ public final class CensusCollector {
   /** One census, on the census task. */
   private void take(Datapath datapath, long nowNanos, long wallMillis) {
     try {
-      CensusState s;
-      if (datapath == Datapath.ABSENT || datapath == Datapath.NETSTACK) {
+      if (datapath == Datapath.ABSENT) {
         health.ok();
-        s = new CensusState(null, latest.get().totals(), health.snapshot());
+        latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
       } else {
-        try {
-          s = census(peers.read(datapath, settings.tunnelInterface()), nowNanos, wallMillis);
-        } catch (ReadException e) {
-          health.failed(e.getMessage());
-          s = new CensusState(null, latest.get().totals(), health.snapshot());
-        }
+        latest.set(census(peers.read(datapath, settings.tunnelInterface()), nowNanos, wallMillis));
       }
-      latest.set(s);
+    } catch (ReadException e) {
+      failed(e.getMessage());
     } catch (RuntimeException e) {
-      health.failed(e.toString());
-      latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
+      failed(e.toString());
     } finally {
       running.set(false);
     }
@@ -162,11 +155,16 @@ public final class CensusCollector {
     try {
       latest.set(census(peers.stream().map(PeerTransfer::toTunnelPeer).toList(), nowNanos, wallMillis));
     } catch (RuntimeException e) {
-      health.failed(e.toString());
-      latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
+      failed(e.toString());
     } finally {
       running.set(false);
     }
+  }
+
+  /** No census this time: the totals so far stand. */
+  private void failed(String message) {
+    health.failed(message);
+    latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
   }
 
   private CensusState census(List<TunnelPeer> tunnels, long nowNanos, long wallMillis) {

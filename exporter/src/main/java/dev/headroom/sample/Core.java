@@ -17,7 +17,6 @@ public record Core(int cpu, boolean online, CpuTimes times, double busy, double 
     return new Core(cpu, false, null, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
-  /** Whether the interval's mode shares are known. */
   public boolean hasShares() {
     return !Double.isNaN(user);
   }

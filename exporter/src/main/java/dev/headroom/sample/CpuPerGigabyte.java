@@ -6,9 +6,6 @@ package dev.headroom.sample;
  * <p>Usage: {@code if (sample.cpuPerGigabyte() != null) show(sample.cpuPerGigabyte().system());}
  */
 public record CpuPerGigabyte(double user, double system, double softirq) {
-  /** Bytes in a gigabyte, the unit the cost is given per. */
-  private static final double BYTES_PER_GIGABYTE = 1e9;
-
   /**
    * The one place CPU cost per byte moved is computed: the sampler gives one interval's CPU seconds and the
    * bytes moved in it, a profile's arm its mean cores and mean bytes per second (the CPU seconds and bytes of
@@ -26,6 +23,6 @@ public record CpuPerGigabyte(double user, double system, double softirq) {
   }
 
   private static double per(double cpuSeconds, double bytes) {
-    return bytes > 0 && !Double.isNaN(cpuSeconds) ? cpuSeconds / (bytes / BYTES_PER_GIGABYTE) : Double.NaN;
+    return bytes > 0 && !Double.isNaN(cpuSeconds) ? cpuSeconds / (bytes / 1e9) : Double.NaN;
   }
 }

@@ -9,8 +9,4 @@ import java.util.List;
  * <p>Usage: {@code CpuState c = cpu.collect(); long softirqMs = c.deltaSoftirqMillis();}
  */
 public record CpuState(List<Core> cores, long deltaUserMillis, long deltaSystemMillis, long deltaSoftirqMillis,
-    long deltaTotalMillis, SourceHealth health) {
-  public CpuState {
-    cores = List.copyOf(cores);
-  }
-}
+    long deltaTotalMillis, SourceHealth health) {}

@@ -51,11 +51,11 @@ public final class DatapathCpuCollector {
       prevPids = d.pids();
       prevNanos = nowNanos;
       health.ok();
-      return new DatapathState(datapath, millisTotal / 1000.0, unknown ? Double.NaN : cores, d.allowedCpus().size(),
+      return new DatapathState(millisTotal / 1000.0, unknown ? Double.NaN : cores, d.allowedCpus().size(),
           meanBusy(cpu.cores(), d.allowedCpus()), d.description(), health.snapshot());
     } catch (ReadException e) {
       health.failed(e.getMessage());
-      return new DatapathState(datapath, millisTotal / 1000.0, Double.NaN, 0, Double.NaN, "unknown", health.snapshot());
+      return new DatapathState(millisTotal / 1000.0, Double.NaN, 0, Double.NaN, "unknown", health.snapshot());
     }
   }
 

@@ -1,7 +1,5 @@
 package dev.headroom.sample;
 
-import dev.headroom.read.Datapath;
-
 /**
  * The datapath's CPU after a pass.
  *
@@ -12,5 +10,5 @@ import dev.headroom.read.Datapath;
  * @param allowedCpus cores the userspace datapath may run on, 0 when unknown
  * @param allowedBusy mean busy ratio of those cores, NaN when unknown
  */
-public record DatapathState(Datapath datapath, double cpuSeconds, double cores, int allowedCpus, double allowedBusy,
-    String description, SourceHealth health) {}
+public record DatapathState(double cpuSeconds, double cores, int allowedCpus, double allowedBusy, String description,
+    SourceHealth health) {}

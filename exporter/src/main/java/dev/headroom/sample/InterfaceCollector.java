@@ -7,9 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one interface each pass and keeps its totals, rates and health: the part the tunnel and underlay
- * collectors share. A failed read leaves the rates unknown; an interface that vanishes is logged once, and
- * once again when it is back.
+ * Reads one interface each pass and keeps its totals, rates and health: the tunnel's, and the NIC the
+ * {@link UnderlayCollector} picks. A failed read leaves the rates unknown; an interface that vanishes is
+ * logged once, and once again when it is back.
  *
  * <p>Usage: {@code LinkState s = new InterfaceCollector("tunnel", reader, "wt0", 1.0).collect("wt0", nowNanos, 1.25e9);}
  */
@@ -55,8 +55,8 @@ final class InterfaceCollector {
 
   /** There is no interface to read ({@code why} says why): rates are 0 as for an absent one, the source down. */
   LinkState missing(String label, long nowNanos, String why) {
-    tracker.update(InterfaceReading.absent(label), nowNanos, 0);
     last = InterfaceReading.absent(label);
+    tracker.update(last, nowNanos, 0);
     health.failed(why);
     return new LinkState(last, tracker.snapshot(), false, health.snapshot());
   }

@@ -36,6 +36,8 @@ public final class InterfaceTracker {
 
   /** Twice the bound rate: what the bound allows at the usual pace, one interval of counting plus the grace. */
   private static final double RATE_CAP = 2;
+  /** Without a line rate: 800 Gbit/s, the fastest Ethernet port there is, in bytes per second. */
+  private static final double UNKNOWN_LINE_RATE_MAX = 100e9;
 
   private final double graceSeconds;
   private final long[] prev = new long[FIELDS];
@@ -54,6 +56,15 @@ public final class InterfaceTracker {
   /** @param graceSeconds the sampling interval: how stale a driver's statistics may be (see class comment) */
   public InterfaceTracker(double graceSeconds) {
     this.graceSeconds = graceSeconds;
+  }
+
+  /**
+   * The fastest an interface could count over a link of this line rate (bytes per second, NaN or 0 when unknown):
+   * beyond it a delta is a lying or broken counter, not traffic. Tunnel bytes cross the underlay NIC, so its line
+   * rate bounds both.
+   */
+  public static double maxBytesPerSecond(double lineRateBytesPerSecond) {
+    return lineRateBytesPerSecond > 0 ? lineRateBytesPerSecond : UNKNOWN_LINE_RATE_MAX;
   }
 
   /**
@@ -103,8 +114,7 @@ public final class InterfaceTracker {
         rates[i] = Double.NaN;
       } else {
         totals[i] += d;
-        double rate = dt > 0 ? d / dt : 0;
-        rates[i] = rate > RATE_CAP * maxBytesPerSecond ? Double.NaN : rate;
+        rates[i] = rate(d, dt, maxBytesPerSecond);
       }
     }
     if (restart) {
@@ -114,6 +124,12 @@ public final class InterfaceTracker {
     sawGone = false;
     setBaseline(r, cur, nowNanos);
     return restart;
+  }
+
+  /** A delta per second, 0 over no time, NaN above the cap (see the class comment). */
+  static double rate(long delta, double dt, double maxBytesPerSecond) {
+    double r = dt > 0 ? delta / dt : 0;
+    return r > RATE_CAP * maxBytesPerSecond ? Double.NaN : r;
   }
 
   /**
@@ -143,7 +159,6 @@ public final class InterfaceTracker {
     lastIntervalSeconds = 0;
   }
 
-  /** Immutable copy of the state for a snapshot. */
   public Traffic snapshot() {
     return new Traffic(totals.clone(), rates.clone(), restarts, tooFast, wentBack, lastIntervalSeconds);
   }

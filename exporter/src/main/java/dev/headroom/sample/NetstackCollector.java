@@ -49,7 +49,7 @@ public final class NetstackCollector {
   }
 
   /** One finished call. {@code status} null: it failed with {@code error}. */
-  private record Answer(long sequence, long atNanos, NetbirdStatus status, String error) {}
+  private record Answer(long atNanos, NetbirdStatus status, String error) {}
 
   private final StatusSource source;
   private final Executor executor;
@@ -67,10 +67,10 @@ public final class NetstackCollector {
   // Sampling thread only.
   private final PeerCounterTracker tracker;
   private final SourceHealthTracker health = new SourceHealthTracker(SOURCE);
-  private long asks;
   private long askedAt;
   private boolean asked;
-  private long seen;
+  /** The answer last taken in: each call sets a new one. */
+  private Answer seen;
   private boolean stallCounted;
   private NetbirdStatus status;
   private NetbirdStatus lastStatus;
@@ -89,9 +89,6 @@ public final class NetstackCollector {
    */
   public NetstackCollector(StatusSource source, Executor executor, long statusIntervalNanos, long peersIntervalNanos,
       long timeoutNanos, LongSupplier nanoClock) {
-    if (statusIntervalNanos < 0 || peersIntervalNanos < 0) {
-      throw new IllegalArgumentException("netbird intervals must not be negative");
-    }
     this.source = source;
     this.executor = executor;
     this.intervalNanos = peersIntervalNanos > 0 ? Math.min(statusIntervalNanos, peersIntervalNanos)
@@ -112,7 +109,7 @@ public final class NetstackCollector {
    *
    * @param interfacePresent an interface of the tunnel's name exists: that is the tunnel, NetBird's answers give
    *     the peer counts only
-   * @param maxBytesPerSecond the fastest the tunnel could move bytes (see {@link Plausibility})
+   * @param maxBytesPerSecond the fastest the tunnel could move bytes (see {@link InterfaceTracker#maxBytesPerSecond})
    */
   public NetstackState collect(boolean interfacePresent, long nowNanos, double maxBytesPerSecond) {
     boolean look = !interfacePresent && intervalNanos > 0;
@@ -131,16 +128,15 @@ public final class NetstackCollector {
       asked = true;
       askedAt = nowNanos;
       stallCounted = false;
-      long sequence = ++asks;
       try {
-        executor.execute(() -> ask(sequence));
+        executor.execute(this::ask);
       } catch (RuntimeException e) {
         running.set(false); // executor shut down: the daemon is closing
       }
     }
     Answer a = latest.get();
-    if (a != null && a.sequence() != seen) {
-      seen = a.sequence();
+    if (a != null && a != seen) {
+      seen = a;
       lastStatus = a.status();
       if (look) {
         fold(a, maxBytesPerSecond);
@@ -148,10 +144,7 @@ public final class NetstackCollector {
     }
     if (!look) {
       health.ok(); // an interface is the tunnel: NetBird's answers are its peer counts only
-      return new NetstackState(false, null, traffic, health.snapshot(), intervalNanos / 1e9, netstackAnswers,
-          lastNetstackAt);
-    }
-    if (running.get() && nowNanos - askedAt >= timeoutNanos + every && !stallCounted) {
+    } else if (running.get() && nowNanos - askedAt >= timeoutNanos + every && !stallCounted) {
       stallCounted = true;
       health.failed("netbird status has not answered after " + (nowNanos - askedAt) / 1_000_000_000L + " s");
       tracker.unreadable();
@@ -191,7 +184,7 @@ public final class NetstackCollector {
   }
 
   /** One call, on the executor. */
-  private void ask(long sequence) {
+  private void ask() {
     try {
       long start = nanoClock.getAsLong();
       NetbirdStatus s = null;
@@ -205,7 +198,7 @@ public final class NetstackCollector {
       }
       // The counters were read somewhere inside the call: its midpoint is the least wrong timestamp.
       long end = nanoClock.getAsLong();
-      latest.set(new Answer(sequence, start + (end - start) / 2, s, error));
+      latest.set(new Answer(start + (end - start) / 2, s, error));
     } finally {
       running.set(false);
     }

@@ -11,9 +11,6 @@ public final class PeakWindow {
   private int size;
 
   public PeakWindow(int samples) {
-    if (samples < 1) {
-      throw new IllegalArgumentException("peak window must hold at least one sample");
-    }
     ring = new double[samples];
   }
 

@@ -23,9 +23,6 @@ import java.util.Map;
  * <p>Usage: {@code t.update(status.transfers(), nowNanos, 1.25e9); double down = t.snapshot().rate(InterfaceTracker.TX_BYTES);}
  */
 public final class PeerCounterTracker {
-  /** Twice the bound rate, as for an interface: one interval of counting plus the grace. */
-  private static final double RATE_CAP = 2;
-
   private final double graceSeconds;
   /** Public key -> {received, sent} at the previous status. */
   private Map<String, long[]> prev = new HashMap<>();
@@ -110,14 +107,9 @@ public final class PeerCounterTracker {
     }
     totalReceived += dRx;
     totalSent += dTx;
-    rateReceived = rate(dRx, dt, maxBytesPerSecond);
-    rateSent = rate(dTx, dt, maxBytesPerSecond);
+    rateReceived = InterfaceTracker.rate(dRx, dt, maxBytesPerSecond);
+    rateSent = InterfaceTracker.rate(dTx, dt, maxBytesPerSecond);
     return restarted;
-  }
-
-  private static double rate(long delta, double dt, double maxBytesPerSecond) {
-    double r = dt > 0 ? delta / dt : 0;
-    return r > RATE_CAP * maxBytesPerSecond ? Double.NaN : r;
   }
 
   /** The status could not be read: rates unknown, not the last ones; the baseline stays. */
@@ -138,20 +130,17 @@ public final class PeerCounterTracker {
 
   /**
    * The state as the tunnel's {@link Traffic}: bytes only (download = sent, upload = received); NetBird reports
-   * no packet, error or drop counters, so those rates are unknown and their totals 0.
+   * no packet, error or drop counters: their totals are 0, the packet rates unknown, the error and drop rates 0.
    */
   public Traffic snapshot() {
     long[] totals = new long[InterfaceTracker.FIELDS];
     double[] rates = new double[InterfaceTracker.FIELDS];
-    java.util.Arrays.fill(rates, Double.NaN);
     totals[InterfaceTracker.RX_BYTES] = totalReceived;
     totals[InterfaceTracker.TX_BYTES] = totalSent;
     rates[InterfaceTracker.RX_BYTES] = rateReceived;
     rates[InterfaceTracker.TX_BYTES] = rateSent;
-    rates[InterfaceTracker.RX_ERRORS] = 0;
-    rates[InterfaceTracker.TX_ERRORS] = 0;
-    rates[InterfaceTracker.RX_DROPPED] = 0;
-    rates[InterfaceTracker.TX_DROPPED] = 0;
+    rates[InterfaceTracker.RX_PACKETS] = Double.NaN;
+    rates[InterfaceTracker.TX_PACKETS] = Double.NaN;
     return new Traffic(totals, rates, restarts, tooFast, 0, lastIntervalSeconds);
   }
 }

@@ -53,11 +53,6 @@ public record Sample(
     CensusTotals censusTotals,
     Map<String, SourceHealth> sources) {
 
-  public Sample {
-    cores = List.copyOf(cores);
-    sources = Map.copyOf(sources);
-  }
-
   /**
    * Tunnel bytes per second: download is what the tunnel transmits, upload what it receives. NaN when
    * unknown: the tunnel could not be read, or its counter lied (see {@link InterfaceTracker}).

@@ -6,6 +6,8 @@ import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.NetInterfaceReader;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One sampling pass: asks each source's collector (underlay, tunnel, CPU, datapath CPU, census, CPU quota, and
@@ -17,17 +19,18 @@ import java.util.function.LongSupplier;
  * <p>Usage: {@code Sampler s = new Sampler(settings, CpuSource.forRoots(sys, proc), System::nanoTime, System::currentTimeMillis, censusThread, null); Sample x = s.sample();}
  */
 public final class Sampler {
+  private static final Logger log = LoggerFactory.getLogger(Sampler.class);
+  static final String TUNNEL = "tunnel";
   /** Below this many tunnel bytes in an interval, CPU per gigabyte is noise divided by noise. */
   static final long MIN_BYTES_FOR_CPU_PER_GB = 1_000_000;
   /** The default route, and a datapath not found yet (or kernel workers), are looked for again this often. */
   private static final long REDISCOVER_NANOS = 10_000_000_000L;
-  /** The CPU quota changes only by an operator's hand: re-read this often, not each sample. */
-  static final long QUOTA_REREAD_NANOS = 10_000_000_000L;
 
   private final LongSupplier nanoClock;
   private final LongSupplier wallClock;
   private final UnderlayCollector underlay;
-  private final TunnelCollector tunnel;
+  private final String tunnelInterface;
+  private final InterfaceCollector tunnel;
   private final CpuCollector cpu;
   private final DatapathCpuCollector datapathCpu;
   /** Null when the census is off. */
@@ -48,7 +51,6 @@ public final class Sampler {
   private final ScrapePeak scrapePeakDown = new ScrapePeak();
   private final ScrapePeak scrapePeakUp = new ScrapePeak();
   private long sequence;
-  private boolean hadBaseline;
   private long prevStart;
   private long netstackAnswersSeen;
 
@@ -65,12 +67,13 @@ public final class Sampler {
     this.wallClock = wallClock;
     NetInterfaceReader net = new NetInterfaceReader(settings.sysfs());
     this.underlay = new UnderlayCollector(settings, net, REDISCOVER_NANOS);
-    this.tunnel = new TunnelCollector(net, settings.tunnelInterface(), settings.interval().toNanos() / 1e9);
+    this.tunnelInterface = settings.tunnelInterface();
+    this.tunnel = new InterfaceCollector(TUNNEL, net, tunnelInterface, intervalSeconds);
     this.cpu = new CpuCollector(cpu);
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
         settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
     this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
-    this.quota = settings.cgroupfs().map(root -> new CpuQuotaCollector(root, QUOTA_REREAD_NANOS)).orElse(null);
+    this.quota = settings.cgroupfs().map(CpuQuotaCollector::new).orElse(null);
     @SuppressWarnings("unchecked")
     Map.Entry<String, SourceHealth>[] slots = new Map.Entry[4 + (census == null ? 0 : 1) + (quota == null ? 0 : 1)
         + (netstack == null ? 0 : 1)];
@@ -87,26 +90,31 @@ public final class Sampler {
   public Sample sample() {
     long start = nanoClock.getAsLong();
     long wall = wallClock.getAsLong();
+    boolean complete = sequence > 0;
 
     // The underlay first: its line rate bounds what the tunnel could have carried.
     UnderlayState u = underlay.collect(start);
-    LinkState t = tunnel.collect(start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
+    double maxBytesPerSecond = InterfaceTracker.maxBytesPerSecond(u.lineRateBytesPerSecond());
+    LinkState t = tunnel.collect(tunnelInterface, start, maxBytesPerSecond);
+    if (t.restarted()) {
+      log.info("tunnel {} restarted (restart #{}); rates continue from its new counters",
+          tunnelInterface, t.traffic().restarts());
+    }
     CpuState c = cpu.collect();
-    NetstackState ns = netstack == null ? null
-        : netstack.collect(t.reading().present(), start, Plausibility.maxBytesPerSecond(u.lineRateBytesPerSecond()));
+    NetstackState ns = netstack == null ? null : netstack.collect(t.reading().present(), start, maxBytesPerSecond);
     Datapath datapath = t.reading().datapath();
     if (datapath == Datapath.ABSENT && ns != null && ns.netstack()) {
       datapath = Datapath.NETSTACK;
     }
     boolean viaNetbird = datapath == Datapath.NETSTACK;
-    double passSeconds = hadBaseline ? (start - prevStart) / 1e9 : 0;
+    double passSeconds = complete ? (start - prevStart) / 1e9 : 0;
     DatapathState d = datapathCpu.collect(datapath, start, c, t.restarted());
     if (census != null && viaNetbird && ns.answers() != netstackAnswersSeen) {
       // Netstack: the census reads the tunnels NetBird just listed, at the time NetBird read them.
       netstackAnswersSeen = ns.answers();
       census.offer(ns.status().transfers(), ns.answerAtNanos(), wall - (start - ns.answerAtNanos()) / 1_000_000);
     }
-    CensusState cs = census == null ? null : census.collect(d.datapath(), start, wall, t.restarted());
+    CensusState cs = census == null ? null : census.collect(datapath, start, wall, t.restarted());
     CpuQuotaState q = quota == null ? null : quota.collect(start);
 
     // In netstack mode the tunnel's bytes are NetBird's per-peer counters, at its status interval's resolution.
@@ -122,7 +130,7 @@ public final class Sampler {
     scrapePeakUp.offer(up);
 
     int n = 0;
-    health[n++] = Map.entry(TunnelCollector.SOURCE, t.health());
+    health[n++] = Map.entry(TUNNEL, t.health());
     health[n++] = Map.entry(UnderlayCollector.SOURCE, u.link().health());
     health[n++] = Map.entry(CpuCollector.SOURCE, c.health());
     health[n++] = Map.entry(DatapathCpuCollector.SOURCE, d.health());
@@ -135,9 +143,7 @@ public final class Sampler {
     if (ns != null) {
       health[n++] = Map.entry(NetstackCollector.SOURCE, ns.health());
     }
-    boolean complete = hadBaseline;
     prevStart = start;
-    hadBaseline = true;
     double duration = (nanoClock.getAsLong() - start) / 1e9;
     return new Sample(
         ++sequence, wall, start, duration, complete,
@@ -145,7 +151,7 @@ public final class Sampler {
         u.link().reading(), u.link().traffic(), u.lineRateBytesPerSecond(), u.lineRateSource(),
         viaNetbird ? ns.resolutionSeconds() : intervalSeconds,
         c.cores(), cpuPerGigabyte(tt, viaNetbird ? passSeconds : t.traffic().intervalSeconds(), c),
-        d.datapath(), d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
+        datapath, d.cpuSeconds(), d.cores(), d.allowedCpus(), d.allowedBusy(), d.description(),
         q == null ? Double.NaN : q.cores(), cs == null ? null : cs.snapshot(), cs == null ? null : cs.totals(),
         Map.ofEntries(health));
   }

@@ -28,10 +28,6 @@ public record SamplerSettings(
     Path runDir,
     Optional<Path> cgroupfs) {
 
-  public SamplerSettings {
-    datapathProcesses = List.copyOf(datapathProcesses);
-  }
-
   /** Samples the peak window holds at the configured interval. */
   public int peakSamples() {
     return (int) Math.max(1, peakWindow.toMillis() / Math.max(1, interval.toMillis()));

@@ -4,7 +4,6 @@ import dev.headroom.read.DefaultRoute;
 import dev.headroom.read.InterfaceReading;
 import dev.headroom.read.NetInterfaceReader;
 import dev.headroom.read.ReadException;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,31 +23,32 @@ public final class UnderlayCollector {
   private final long rediscoverNanos;
   private String name;
   private long resolvedAt;
-  private LinkState last;
+  private double lineRate;
 
   public UnderlayCollector(SamplerSettings settings, NetInterfaceReader net, long rediscoverNanos) {
     this.settings = settings;
     this.rediscoverNanos = rediscoverNanos;
     String initial = settings.underlayInterface().orElse("?");
     this.link = new InterfaceCollector(SOURCE, net, initial, settings.interval().toNanos() / 1e9);
-    this.last = new LinkState(InterfaceReading.absent(initial), Traffic.NONE, false, new SourceHealth(true, 0, ""));
+    this.lineRate = settings.lineRateBytesPerSecond().orElse(Double.NaN);
   }
 
   public UnderlayState collect(long nowNanos) {
     // The bound comes from the line rate known before this read: config, or the speed read last time.
-    double bound = Plausibility.maxBytesPerSecond(lineRate(last.reading()));
+    double bound = InterfaceTracker.maxBytesPerSecond(lineRate);
+    LinkState state;
     try {
       String n = resolve(nowNanos);
-      last = n == null
+      state = n == null
           ? link.missing("none", nowNanos, "no underlay: no default route and --underlay.interface not set")
           : link.collect(n, nowNanos, bound);
     } catch (ReadException e) {
-      last = link.missing("none", nowNanos, e.getMessage());
+      state = link.missing("none", nowNanos, e.getMessage());
     }
-    double rate = lineRate(last.reading());
+    lineRate = lineRate(state.reading());
     String source = settings.lineRateBytesPerSecond().isPresent() ? "config"
-        : rate > 0 ? "sysfs" : "none";
-    return new UnderlayState(last, rate, source);
+        : lineRate > 0 ? "sysfs" : "none";
+    return new UnderlayState(state, lineRate, source);
   }
 
   private double lineRate(InterfaceReading r) {
@@ -63,9 +63,8 @@ public final class UnderlayCollector {
       return settings.underlayInterface().get();
     }
     if (name == null || now - resolvedAt >= rediscoverNanos) {
-      Optional<String> found = DefaultRoute.find(settings.procfs())
-          .filter(n -> !n.equals(settings.tunnelInterface()));
-      String n = found.orElse(null);
+      String n = DefaultRoute.find(settings.procfs()).filter(r -> !r.equals(settings.tunnelInterface()))
+          .orElse(null);
       if (name != null && !name.equals(n)) {
         log.info("default route moved from {} to {}", name, n);
         link.forget(n == null ? "none" : n);

@@ -15,7 +15,7 @@ class InterfaceTrackerTest {
   /** A bound no test traffic reaches. */
   private static final double MAX = 100e9;
   /** A 10 Gbit/s line rate; with the grace of one 1-s interval, 2.5e9 bytes in a second is the most believed. */
-  private static final double TEN_GBE = Plausibility.maxBytesPerSecond(1.25e9);
+  private static final double TEN_GBE = InterfaceTracker.maxBytesPerSecond(1.25e9);
 
   private static InterfaceReading counters(int ifindex, long rx, long tx, long rxPackets, long txPackets, long rxDropped) {
     return new InterfaceReading("wt0", true, ifindex, 1280, "unknown",

@@ -19,12 +19,6 @@ import java.util.Objects;
 public record CensusConfig(
     Duration handshakeRecent, double activeThresholdBytesPerSecond, Duration activeWindow, int topN) {
 
-  /** WireGuard's Reject-After-Time. */
-  public static final Duration REJECT_AFTER_TIME = Duration.ofSeconds(180);
-
-  /** 1 KiB/s: see {@link #defaults()}. */
-  public static final double DEFAULT_ACTIVE_THRESHOLD_BYTES_PER_SECOND = 1024.0;
-
   public CensusConfig {
     Objects.requireNonNull(handshakeRecent, "handshakeRecent");
     Objects.requireNonNull(activeWindow, "activeWindow");
@@ -57,6 +51,6 @@ public record CensusConfig(
    * out within a minute.
    */
   public static CensusConfig defaults() {
-    return new CensusConfig(REJECT_AFTER_TIME, DEFAULT_ACTIVE_THRESHOLD_BYTES_PER_SECOND, Duration.ofSeconds(10), 10);
+    return new CensusConfig(Duration.ofSeconds(180), 1024.0, Duration.ofSeconds(10), 10);
   }
 }

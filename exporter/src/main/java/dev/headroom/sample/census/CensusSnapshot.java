@@ -2,7 +2,6 @@ package dev.headroom.sample.census;
 
 import dev.headroom.sample.Direction;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What the tunnels of the interface looked like at one sample. Immutable: made on the sampling thread,
@@ -34,8 +33,6 @@ public record CensusSnapshot(
     List<Talker> topTalkers) {
 
   public CensusSnapshot {
-    Objects.requireNonNull(download, "download");
-    Objects.requireNonNull(upload, "upload");
     topTalkers = List.copyOf(topTalkers);
   }
 

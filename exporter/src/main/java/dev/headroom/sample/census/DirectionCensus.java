@@ -1,7 +1,5 @@
 package dev.headroom.sample.census;
 
-import java.util.Objects;
-
 /**
  * The tunnel census of one direction over the last sample interval.
  *
@@ -20,9 +18,4 @@ public record DirectionCensus(
     double hottestBytesPerSecond,
     double hottestShare,
     double activeMeanBytesPerSecond,
-    RateHistogram histogram) {
-
-  public DirectionCensus {
-    Objects.requireNonNull(histogram, "histogram");
-  }
-}
+    RateHistogram histogram) {}

@@ -26,9 +26,6 @@ public final class RateHistogram {
   private final double sum;
 
   RateHistogram(long[] counts, double sum) {
-    if (counts.length != UPPER_BOUNDS.length + 1) {
-      throw new IllegalArgumentException("expected " + (UPPER_BOUNDS.length + 1) + " buckets, got " + counts.length);
-    }
     this.counts = counts.clone();
     this.sum = sum;
   }

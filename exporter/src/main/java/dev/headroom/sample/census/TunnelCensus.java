@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Turns successive per-peer counter readings into a census of the tunnels: how many exist, how many
@@ -44,7 +43,7 @@ public final class TunnelCensus {
   private final PeerState[] topState;
 
   public TunnelCensus(CensusConfig config) {
-    this.config = Objects.requireNonNull(config, "config");
+    this.config = config;
     this.handshakeRecentSeconds = config.handshakeRecent().toSeconds();
     this.windowSeconds = config.activeWindow().toNanos() / 1e9;
     this.topIndex = new int[config.topN()];
@@ -58,10 +57,8 @@ public final class TunnelCensus {
    * @param monotonicNanos when the peers were read, {@link System#nanoTime()} scale; must not go backwards
    * @param nowEpochSeconds wall-clock Unix time of the reading, for handshake ages
    * @param current every peer of the interface (an empty list when it has none)
-   * @return the census of this reading
    */
   public CensusSnapshot update(long monotonicNanos, long nowEpochSeconds, List<TunnelPeer> current) {
-    Objects.requireNonNull(current, "current");
     if (havePrevious && monotonicNanos - previousNanos < 0) {
       throw new IllegalArgumentException("sample time went backwards: " + monotonicNanos
           + " ns after " + previousNanos + " ns");
@@ -165,14 +162,9 @@ public final class TunnelCensus {
     previousNanos = monotonicNanos;
     havePrevious = true;
 
-    DirectionCensus down = new DirectionCensus(downTotal, downHottest,
-        share(downHottest, downTotal), active == 0 ? 0 : downActiveSum / active,
-        new RateHistogram(downBuckets, downActiveSum));
-    DirectionCensus up = new DirectionCensus(upTotal, upHottest,
-        share(upHottest, upTotal), active == 0 ? 0 : upActiveSum / active,
-        new RateHistogram(upBuckets, upActiveSum));
-    return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared,
-        disappeared, resets, down, up, top);
+    return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared, disappeared, resets,
+        direction(downTotal, downHottest, downActiveSum, active, downBuckets),
+        direction(upTotal, upHottest, upActiveSum, active, upBuckets), top);
   }
 
   /** Keeps the N fastest (both directions) in descending order; ties keep the earlier peer. */
@@ -195,11 +187,13 @@ public final class TunnelCensus {
     return size < n ? size + 1 : size;
   }
 
-  private static double share(double hottest, double total) {
-    return total > 0 ? Math.min(1.0, hottest / total) : 0;
+  private static DirectionCensus direction(double total, double hottest, double activeSum, int active,
+      long[] buckets) {
+    double hottestShare = total > 0 ? Math.min(1.0, hottest / total) : 0;
+    return new DirectionCensus(total, hottest, hottestShare, active == 0 ? 0 : activeSum / active,
+        new RateHistogram(buckets, activeSum));
   }
 
-  /** What is remembered per peer between readings. */
   private static final class PeerState {
     long rx;
     long tx;
