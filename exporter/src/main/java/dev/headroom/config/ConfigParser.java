@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -191,9 +192,10 @@ public final class ConfigParser {
     List<String> procs = Arrays.stream(s.datapathProcesses.split(",")).map(String::strip).filter(p -> !p.isEmpty())
         .toList();
     file.require(!procs.isEmpty(), "datapath.process", "needs at least one process name");
-    Map<String, Duration> positive = Map.of("sample.interval", s.sampleInterval, "sample.peak-window", s.peakWindow,
-        "ceiling.learn-after", s.ceilingLearnAfter, "check.duration", s.checkDuration, "profile.max-duration",
-        s.profileMaxDuration);
+    // Sorted, so that of several zero durations the same one is named on every run (Map.of's order is not).
+    Map<String, Duration> positive = new TreeMap<>(Map.of("sample.interval", s.sampleInterval,
+        "sample.peak-window", s.peakWindow, "ceiling.learn-after", s.ceilingLearnAfter,
+        "check.duration", s.checkDuration, "profile.max-duration", s.profileMaxDuration));
     for (Map.Entry<String, Duration> d : positive.entrySet()) {
       file.require(!d.getValue().isZero(), d.getKey(), "must be longer than zero");
     }

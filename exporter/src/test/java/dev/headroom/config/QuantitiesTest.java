@@ -27,6 +27,13 @@ class QuantitiesTest {
     assertTrue(e.getMessage().startsWith("--sample.interval: '0s' must be longer than zero"), e.getMessage());
   }
 
+  @Test
+  void ofSeveralZeroDurationsTheFirstInKeyOrderIsNamed() {
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigParser.parse(new String[] {
+        "--sample.interval=0s", "--profile.max-duration=0s", "--check.duration=0s", "--ceiling.learn-after=0s"}));
+    assertTrue(e.getMessage().startsWith("--ceiling.learn-after: '0s' must be longer than zero"), e.getMessage());
+  }
+
   @ParameterizedTest
   @CsvSource({"30m1h", "1.5s", "5", "1d1d", "-1s", "10 s", "''", "99999999999y"})
   void otherTextIsNotADurationAndTheKeyIsNamed(String text) {
