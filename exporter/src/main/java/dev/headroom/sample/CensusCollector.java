@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,7 @@ public final class CensusCollector {
   private final PeersSource peers;
   private final Executor executor;
   private final long stallNanos;
+  private final LongSupplier readClock;
 
   // Census task only.
   private final TunnelCensus census = new TunnelCensus(CensusConfig.defaults());
@@ -66,18 +68,22 @@ public final class CensusCollector {
 
   public CensusCollector(SamplerSettings settings, Executor executor) {
     this(settings, new TunnelPeersReader(settings.runDir(), "wg")::read, executor,
-        TunnelPeersReader.TIMEOUT.toNanos());
+        TunnelPeersReader.TIMEOUT.toNanos(), System::nanoTime);
   }
 
   /**
    * @param readerTimeoutNanos the bound the source promises on one read; a census running longer than this
    *     plus one census interval is counted as stalled
+   * @param readClock stamps each read as it returns, {@link System#nanoTime()} scale. Not the sampler's clock:
+   *     it is asked on the census thread, in the middle of other sampling passes.
    */
-  public CensusCollector(SamplerSettings settings, PeersSource peers, Executor executor, long readerTimeoutNanos) {
+  public CensusCollector(SamplerSettings settings, PeersSource peers, Executor executor, long readerTimeoutNanos,
+      LongSupplier readClock) {
     this.settings = settings;
     this.peers = peers;
     this.executor = executor;
     this.stallNanos = readerTimeoutNanos + settings.censusInterval().toNanos();
+    this.readClock = readClock;
   }
 
   /**
@@ -89,7 +95,7 @@ public final class CensusCollector {
     boolean due = datapath != Datapath.NETSTACK
         && (!taken || nowNanos - takenAt >= dueNanos() || tunnelRestarted);
     if (due && running.compareAndSet(false, true)) {
-      start(nowNanos, () -> take(datapath, nowNanos, wallMillis));
+      start(nowNanos, () -> take(datapath, wallMillis));
     }
     CensusState s = latest.get();
     boolean stalled = running.get() && nowNanos - takenAt >= stallNanos;
@@ -132,14 +138,22 @@ public final class CensusCollector {
     }
   }
 
-  /** One census, on the census task. */
-  private void take(Datapath datapath, long nowNanos, long wallMillis) {
+  /**
+   * One census, on the census task. Its rates divide by the time between two reads, so each read is stamped
+   * when it returns, not when the sample that asked for it began: the wait for the census thread and for
+   * {@code wg} to start varies by hundreds of milliseconds on a busy peer, and with the sample's stamp a
+   * census that started late counted more bytes than its interval held (1.33x the tunnel's rate, seen on an
+   * emulated guest). The counters are read just before a read returns, and what follows (the rest of the
+   * answer, its parse) takes about as long each time, so it cancels in the difference.
+   */
+  private void take(Datapath datapath, long wallMillis) {
     try {
       if (datapath == Datapath.ABSENT) {
         health.ok();
         latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
       } else {
-        latest.set(census(peers.read(datapath, settings.tunnelInterface()), nowNanos, wallMillis));
+        List<TunnelPeer> read = peers.read(datapath, settings.tunnelInterface());
+        latest.set(census(read, readClock.getAsLong(), wallMillis));
       }
     } catch (ReadException e) {
       failed(e.getMessage());

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.read.wg.TunnelPeer;
+import dev.headroom.sample.census.CensusSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -54,7 +56,7 @@ class CensusCollectorTest {
         }
       }
       return onePeer(1_000_000L * reads.get());
-    }, censusThread, TIMEOUT);
+    }, censusThread, TIMEOUT, System::nanoTime);
 
     c.collect(Datapath.USERSPACE, 0, 0, false);
     idle(); // the first census has returned, and let go of the census thread: the next one is due at 1 s
@@ -96,12 +98,37 @@ class CensusCollectorTest {
   void onTheCallersThreadTheCensusOfThisSampleIsReturned() {
     AtomicInteger reads = new AtomicInteger();
     CensusCollector c = new CensusCollector(settings(), (dp, iface) -> onePeer(reads.incrementAndGet() * 1_000_000L),
-        Runnable::run, TIMEOUT);
+        Runnable::run, TIMEOUT, System::nanoTime);
     assertEquals(1, c.collect(Datapath.USERSPACE, 0, 0, false).snapshot().tunnels());
     assertEquals(1, c.collect(Datapath.USERSPACE, 1 * S, 1000, false).snapshot().tunnels());
     assertEquals(2, reads.get());
     assertTrue(c.collect(Datapath.USERSPACE, 1 * S + 1, 1000, true).snapshot().hasRates(), "a tunnel restart takes a census at once");
     assertEquals(3, reads.get());
+  }
+
+  @Test
+  void aCensusReadThatStartsLateCountsTheRateOfItsOwnInterval() {
+    // One tunnel downloading 10 MB/s. Each read reaches the counters some time after the sample that asked for
+    // it began, 0.1 s then 0.9 s then 0.1 s ..., as a census thread and a wg that start late on a busy peer do.
+    double rate = 10e6;
+    long[] delays = {S / 10, 9 * S / 10};
+    AtomicLong sampleAt = new AtomicLong();
+    AtomicLong clock = new AtomicLong();
+    AtomicInteger reads = new AtomicInteger();
+    CensusCollector c = new CensusCollector(settings(), (dp, iface) -> {
+      clock.set(sampleAt.get() + delays[reads.getAndIncrement() % 2]);
+      return onePeer((long) (rate * clock.get() / 1e9));
+    }, Runnable::run, TIMEOUT, clock::get);
+
+    for (int i = 0; i < 6; i++) {
+      sampleAt.set(i * 2 * S);
+      CensusSnapshot s = c.collect(Datapath.USERSPACE, i * 2 * S, i * 2000L, false).snapshot();
+      if (i > 0) {
+        // Stamped with the sample's start, these read 1.4x and 0.6x the rate in turn.
+        assertEquals(rate, s.download().hottestBytesPerSecond(), rate * 1e-9, "census " + i);
+      }
+    }
+    assertEquals(6, reads.get());
   }
 
   @Test
@@ -116,7 +143,7 @@ class CensusCollectorTest {
         Thread.currentThread().interrupt();
       }
       return onePeer(1);
-    }, censusThread, TIMEOUT);
+    }, censusThread, TIMEOUT, System::nanoTime);
     for (int i = 0; i < 3; i++) {
       c.collect(Datapath.USERSPACE, i * S, 0, false);
     }
