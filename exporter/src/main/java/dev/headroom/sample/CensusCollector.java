@@ -74,8 +74,9 @@ public final class CensusCollector {
   /**
    * @param readerTimeoutNanos the bound the source promises on one read; a census running longer than this
    *     plus one census interval is counted as stalled
-   * @param readClock stamps each read as it returns, {@link System#nanoTime()} scale. Not the sampler's clock:
-   *     it is asked on the census thread, in the middle of other sampling passes.
+   * @param readClock stamps each read as it returns, {@link System#nanoTime()} scale; asked on the census
+   *     thread, so not a clock with side effects such as the replay tests' reading clock (the daemon passes
+   *     {@code System::nanoTime}, as it does to {@link NetstackCollector})
    */
   public CensusCollector(SamplerSettings settings, PeersSource peers, Executor executor, long readerTimeoutNanos,
       LongSupplier readClock) {
@@ -141,10 +142,9 @@ public final class CensusCollector {
   /**
    * One census, on the census task. Its rates divide by the time between two reads, so each read is stamped
    * when it returns, not when the sample that asked for it began: the wait for the census thread and for
-   * {@code wg} to start varies by hundreds of milliseconds on a busy peer, and with the sample's stamp a
-   * census that started late counted more bytes than its interval held (1.33x the tunnel's rate, seen on an
-   * emulated guest). The counters are read just before a read returns, and what follows (the rest of the
-   * answer, its parse) takes about as long each time, so it cancels in the difference.
+   * {@code wg} to start varies on a busy peer, and a read that started late would count more bytes than
+   * its interval held. The counters are read near the end of a read; what follows (the rest of the answer,
+   * its parse) is about the same each time, so it cancels in the difference.
    */
   private void take(Datapath datapath, long wallMillis) {
     try {
