@@ -75,8 +75,8 @@ public final class CensusCollector {
    * @param readerTimeoutNanos the bound the source promises on one read; a census running longer than this
    *     plus one census interval is counted as stalled
    * @param readClock stamps each read as it returns, {@link System#nanoTime()} scale; asked on the census
-   *     thread, so not a clock with side effects such as the replay tests' reading clock (the daemon passes
-   *     {@code System::nanoTime}, as it does to {@link NetstackCollector})
+   *     thread, so not a clock with side effects such as the replay tests' reading clock (the two-argument
+   *     constructor, which the daemon's sampler uses, passes {@code System::nanoTime})
    */
   public CensusCollector(SamplerSettings settings, PeersSource peers, Executor executor, long readerTimeoutNanos,
       LongSupplier readClock) {

@@ -85,7 +85,9 @@ public final class NetstackCollector {
    * @param peersIntervalNanos how often otherwise (0: not then); the shorter of the two while no interface exists
    * @param timeoutNanos the bound the source promises on one call (the CLI is killed then); a call running past
    *     it plus one interval is counted as stalled
-   * @param nanoClock the clock the call's answer is stamped with, the sampler's
+   * @param nanoClock the clock the call's answer is stamped with, on the sampler's scale (an answer's stamp is
+   *     compared with the sample's); asked on the executor, so a clock without side effects: the daemon passes
+   *     {@code System::nanoTime}
    */
   public NetstackCollector(StatusSource source, Executor executor, long statusIntervalNanos, long peersIntervalNanos,
       long timeoutNanos, LongSupplier nanoClock) {
