@@ -197,10 +197,12 @@ def scrape():
 
 
 def must_scrape():
-    s = scrape()
-    if s is None:
-        raise ScenarioError(f"headroom did not answer on http://{HEADROOM_ADDR}/metrics")
-    return s
+    t = time.monotonic()
+    status, body = http_get(f"http://{HEADROOM_ADDR}/metrics")
+    if status != 200:
+        raise ScenarioError(f"headroom's /metrics answered {status or 'nothing'} after {time.monotonic() - t:.1f} s "
+                            f"(client timeout {HTTP_TIMEOUT:.0f} s)")
+    return Scrape(parse_metrics(body), t, body)
 
 
 def ready_status():
@@ -484,9 +486,25 @@ class Lab:
         _, took = wait_until("headroom /-/ready", lambda: ready_status() == 200, self.ready_timeout)
         if ready_status() != 200:
             raise ScenarioError(f"headroom not ready within {self.ready_timeout:.0f} s (see {self.out}/headroom.log)")
+        # The first scrapes of a fresh JVM, as a scraper sees them: on a loaded host one can outlast the
+        # client's timeout, or meet the per-client cap that the lab's Prometheus (same address, 900 ms
+        # timeout) holds while the JVM warms up. So they are a bounded wait, and each try's answer is logged.
+        tries = []
+
+        def first_scrape():
+            t = time.monotonic()
+            status, body = http_get(f"http://{HEADROOM_ADDR}/metrics")
+            tries.append(f"{status or 'nothing'} after {time.monotonic() - t:.2f} s")
+            return Scrape(parse_metrics(body), t, body) if status == 200 else None
+
+        first, _ = wait_until("headroom's first /metrics", first_scrape, self.ready_timeout)
+        log(f"first /metrics after ready: {'; '.join(tries)}")
+        if first is None:
+            raise ScenarioError(f"headroom's /metrics did not answer 200 within {self.ready_timeout:.0f} s: "
+                                f"{'; '.join(tries[-3:])} (see {self.out}/headroom.log)")
         # Three samples in, every rate and debounced verdict has a full history.
-        s0 = must_scrape().get("headroom_samples_total") or 0
-        wait_until("3 samples", lambda: (must_scrape().get("headroom_samples_total") or 0) >= s0 + 3, 10)
+        s0 = first.get("headroom_samples_total") or 0
+        wait_until("3 samples", lambda: ((scrape() or first).get("headroom_samples_total") or 0) >= s0 + 3, 10)
         log(f"headroom ready after {took:.1f} s")
 
     def start_prometheus(self):
@@ -1338,8 +1356,9 @@ scrape_configs:
         allowed = f"0-{n - 1}"
         expected = ("peer's wireguard-go alone on cpu 0, everything else on the other cores; download capped at about "
                     "half its -P 4 plateau with a 20 Mbit/s upload beside it: the mean spare download headroom reports "
-                    "(/api/v1/status) added to the download it carried then is at most 30 % below and 20 % above the best download "
-                    "(wt0 tx_bytes) that 4 uncapped streams in place of the capped ones then carry, the upload unchanged")
+                    "(/api/v1/status) added to the download it carried then is at most 30 % below and 20 % above the download "
+                    "(wt0 tx_bytes) that 4 uncapped streams carry, the median of the plateau and three windows with 4 "
+                    "uncapped streams in place of the capped ones, the upload unchanged")
         pid = wg_peer_pid(self.state_dir)
         # Everything the scenario runs besides the peer's datapath: the clients' wireguard-go, the iperf3 servers,
         # Prometheus, headroom and this script. On the datapath's core they would take CPU that headroom reads as
@@ -1371,11 +1390,20 @@ scrape_configs:
                 argv += (["-R"] if reverse else []) + (["-b", bitrate] if bitrate else [])
                 self.procs.start(name, argv)
 
+            def stamped_bytes():
+                """wt0's counters and the moment they were read: this script shares a busy core with the load
+                generator, so a pause between the read and a clock read apart from it would enter the rate."""
+                before = time.monotonic()
+                b = sysfs_bytes()
+                return b, (before + time.monotonic()) / 2
+
             def rates(seconds):
                 """wt0's download and upload bytes/s and each core's busy share over the next `seconds`."""
-                b0, c0, w0 = sysfs_bytes(), cpu_times(), time.monotonic()
+                c0 = cpu_times()
+                b0, w0 = stamped_bytes()
                 time.sleep(seconds)
-                b1, c1, w1 = sysfs_bytes(), cpu_times(), time.monotonic()
+                c1 = cpu_times()
+                b1, w1 = stamped_bytes()
                 return {d: (b1[d] - b0[d]) / (w1 - w0) for d in b0}, core_busy(c0, c1)
 
             def mbit(v):
@@ -1398,30 +1426,37 @@ scrape_configs:
             iperf("iperf-spare-capped", 5202, flow, True, 2, str(int(per_stream)))
             time.sleep(self.spare_capped_ramp)
             readings = []
-            b0, c0, w0 = sysfs_bytes(), cpu_times(), time.monotonic()
+            c0 = cpu_times()
+            b0, w0 = stamped_bytes()
             while time.monotonic() - w0 < self.spare_capped_window:
                 v = ((status_json() or {}).get("verdict") or {}).get("download") or {}
                 m = scrape()
                 readings.append((v.get("spare_bytes_per_second"), v.get("spare_bound"), v.get("spare_load"),
                                  v.get("verdict"), m.get("headroom_datapath_cpu_cores") if m else None))
                 time.sleep(0.5)
-            b1, c1, w1 = sysfs_bytes(), cpu_times(), time.monotonic()
+            c1 = cpu_times()
+            b1, w1 = stamped_bytes()
             before = {d: (b1[d] - b0[d]) / (w1 - w0) for d in b0}
             before_busy = core_busy(c0, c1)
             spares = [r[0] for r in readings if r[0] is not None and r[0] == r[0]]
             predicted = mean(spares) if spares else float("nan")
             # 3. More download: the capped streams replaced by four uncapped ones, the upload unchanged. Added beside
             # the capped ones, three iperf3 clients and their servers would starve the load generator's core and
-            # measure it, not the peer. What the peer carries is the best it sustains: a window can fall short while
-            # the datapath's core is not full (the generator's core, the scheduler), so every window is read and the
-            # best one counts.
+            # measure it, not the peer.
             self.procs.stop("iperf-spare-capped")
             iperf("iperf-spare-added", 5204,
                   int(self.spare_added_ramp + self.spare_added_tries * self.spare_added_window + 3), True, 4)
             time.sleep(self.spare_added_ramp)
             windows = [rates(self.spare_added_window) for _ in range(self.spare_added_tries)]
-            after, after_busy = max(windows, key=lambda w: w[0]["download"])
-            extra = after["download"] - before["download"]
+            # What the peer carries uncapped, measured four times under the same pinning: the plateau before and
+            # three windows now. Their median: one 8 s window has read 34 % under the others and another 23 %
+            # over the plateau in the same run (the generator's core, the scheduler, the host), so neither the
+            # best window nor the last one is the peer's rate.
+            uncapped = [plateau["download"]] + [w[0]["download"] for w in windows]
+            capacity = statistics.median(uncapped)
+            after_upload = mean([w[0]["upload"] for w in windows])
+            after_busy = [mean(b) for b in zip(*(w[1] for w in windows))]
+            extra = capacity - before["download"]
             # The spare is judged by the capacity it implies (the rate carried plus the spare) against what the peer
             # then carries. Judged against the extra alone, a difference of two measured rates at half load, every
             # percent of error in either rate counts about twice: one uncapped window moved by 9 % between the
@@ -1431,7 +1466,7 @@ scrape_configs:
             # busy share, and wireguard-go carries more per busy second near its plateau in some runs.
             implied = before["download"] + predicted
             ok = (len(spares) >= 0.8 * len(readings) and predicted == predicted and extra > 0
-                  and -0.30 * after["download"] <= implied - after["download"] <= 0.20 * after["download"])
+                  and -0.30 * capacity <= implied - capacity <= 0.20 * capacity)
             bounds = sorted({r[1] for r in readings if r[1]})
             loads = [r[2] for r in readings if r[2] is not None]
             dps = [r[4] for r in readings if r[4] is not None]
@@ -1442,13 +1477,14 @@ scrape_configs:
                         f"{mbit(predicted) if predicted == predicted else 'unknown'} Mbit/s (mean of {len(spares)} of "
                         f"{len(readings)} readings, min {mbit(min(spares)) if spares else '-'}, max "
                         f"{mbit(max(spares)) if spares else '-'}), bound {bounds}, load {mean(loads):.2f}, datapath "
-                        f"{mean(dps):.2f} cores, verdict {verdicts}; uncapped (-P 4): download "
-                        f"{mbit(after['download'])}, upload {mbit(after['upload'])} Mbit/s ({busy_text(after_busy)}); "
-                        f"best of {len(windows)} windows ({', '.join(mbit(w[0]['download']) for w in windows)}); "
+                        f"{mean(dps):.2f} cores, verdict {verdicts}; uncapped (-P 4): download {mbit(capacity)} "
+                        f"Mbit/s, the median of the plateau and {len(windows)} windows "
+                        f"({', '.join(mbit(w[0]['download']) for w in windows)}), upload {mbit(after_upload)} Mbit/s "
+                        f"({busy_text(after_busy)}); "
                         f"spare {mbit(predicted) if predicted == predicted else '?'} against achieved {mbit(extra)} Mbit/s "
                         f"more" + (f" ({predicted / extra - 1:+.1%})" if extra > 0 and predicted == predicted else "")
-                        + (f"; implied capacity {mbit(implied)} against {mbit(after['download'])} Mbit/s "
-                           f"({implied / after['download'] - 1:+.1%})" if predicted == predicted else ""))
+                        + (f"; implied capacity {mbit(implied)} against {mbit(capacity)} Mbit/s "
+                           f"({implied / capacity - 1:+.1%})" if predicted == predicted else ""))
             self.record(13, _TITLES[13], ok, expected, observed, f"{time.monotonic() - t_start:.0f} s")
         finally:
             for name in ("iperf-spare-plateau", "iperf-spare-capped", "iperf-spare-upload", "iperf-spare-added"):
