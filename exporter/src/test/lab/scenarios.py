@@ -10,6 +10,7 @@ Standard library only. Every wait is bounded.
 """
 import argparse
 import base64
+import collections
 import json
 import os
 import re
@@ -282,8 +283,9 @@ def cpu_times():
 # A step that fails while the hypervisor took more than this share of the host's CPU runs once more (see Lab.run).
 STEAL_AGAIN = 0.10
 # A rate window of scenario 13 with more steal than this is measured again (see s13_spare_predicts_more), and a
-# step's second attempt waits for a window this quiet (see Lab.run).
+# step's second attempt waits, at most STEAL_WAIT seconds, for STEAL_QUIET seconds this quiet (see Lab.run).
 STEAL_WINDOW = 0.05
+STEAL_WAIT, STEAL_QUIET = 180.0, 5.0
 
 
 def host_steal():
@@ -297,13 +299,13 @@ def steal_share(before, after):
     return (after[1] - before[1]) / (after[0] - before[0]) if after[0] > before[0] else 0.0
 
 
-def wait_for_little_steal(limit=180.0, window=5.0):
-    """Seconds until a `window` with host steal at most STEAL_WINDOW, or None after `limit`: the hypervisor takes
-    this guest's CPU in episodes of minutes (one lasted through both attempts of a step, about 3 minutes)."""
+def wait_for_little_steal():
+    """Seconds until STEAL_QUIET seconds with host steal at most STEAL_WINDOW, or None after STEAL_WAIT: steal
+    comes in episodes that can outlast a step and its immediate second attempt."""
     start = time.monotonic()
-    while time.monotonic() - start < limit:
+    while time.monotonic() - start < STEAL_WAIT:
         t0 = host_steal()
-        time.sleep(window)
+        time.sleep(STEAL_QUIET)
         if steal_share(t0, host_steal()) <= STEAL_WINDOW:
             return time.monotonic() - start
     return None
@@ -1414,9 +1416,11 @@ scrape_configs:
                 b = sysfs_bytes()
                 return b, (before + time.monotonic()) / 2
 
+            Window = collections.namedtuple("Window", "rate busy steal")
+
             def rates(seconds, during=None):
-                """wt0's download and upload bytes/s, each core's busy share and the host's steal share over the
-                next `seconds`; `during`, if given, is called until they are over."""
+                """A Window over the next `seconds`: wt0's download and upload bytes/s, each core's busy share and
+                the host's steal share; `during`, if given, is called every 0.5 s until it is over."""
                 s0, c0 = host_steal(), cpu_times()
                 b0, w0 = stamped_bytes()
                 while time.monotonic() - w0 < seconds:
@@ -1425,7 +1429,7 @@ scrape_configs:
                     time.sleep(0.5 if during else max(0.0, seconds - (time.monotonic() - w0)))
                 s1, c1 = host_steal(), cpu_times()
                 b1, w1 = stamped_bytes()
-                return {d: (b1[d] - b0[d]) / (w1 - w0) for d in b0}, core_busy(c0, c1), steal_share(s0, s1)
+                return Window({d: (b1[d] - b0[d]) / (w1 - w0) for d in b0}, core_busy(c0, c1), steal_share(s0, s1))
 
             def mbit(v):
                 return f"{v * 8 / 1e6:.0f}"
@@ -1434,31 +1438,29 @@ scrape_configs:
                 return ", ".join(f"cpu{i} {x:.0%}" for i, x in enumerate(b))
 
             def clean(window):
-                return window[2] <= STEAL_WINDOW
+                return window.steal <= STEAL_WINDOW
 
             def window_text(window):
-                return f"{mbit(window[0]['download'])} Mbit/s at {window[2]:.0%} steal"
+                return f"{mbit(window.rate['download'])} Mbit/s at {window.steal:.0%} steal"
 
             # 1. The plateau, measured here under this pinning.
             iperf("iperf-spare-plateau", 5201, int(self.spare_plateau_ramp + self.spare_plateau_window + 3), True, 4)
             time.sleep(self.spare_plateau_ramp)
-            plateau_window = rates(self.spare_plateau_window)
-            plateau, plateau_busy = plateau_window[0], plateau_window[1]
+            plateau = rates(self.spare_plateau_window)
             self.procs.stop("iperf-spare-plateau")
             # 2. Download at about half of it (two streams capped at a quarter each; -b is payload, the tunnel also
             # carries the headers), a little upload beside it.
-            per_stream = plateau["download"] / 4 * 8 * MSS_PAYLOAD / MTU
+            per_stream = plateau.rate["download"] / 4 * 8 * MSS_PAYLOAD / MTU
             flow = int(self.spare_capped_ramp + self.spare_capped_tries * self.spare_capped_window
                        + self.spare_added_ramp + self.spare_added_tries * self.spare_added_window + 6)
             iperf("iperf-spare-upload", 5203, flow, False, 1, self.spare_upload_bitrate)
             iperf("iperf-spare-capped", 5202, flow, True, 2, str(int(per_stream)))
             time.sleep(self.spare_capped_ramp)
             # On a virtual machine the hypervisor takes this guest's CPU in bursts (steal). wireguard-go's rate
-            # falls far more than the time taken (one run's uncapped download fell from 390 Mbit/s to 109-247 a
-            # minute later, in a step with 20 % steal), and headroom, which counts steal as busy, rightly reports a
-            # smaller spare while it lasts. A spare and a capacity from windows with different steal compare two hosts, so
-            # every rate the check uses comes from a window with little steal, measured again (within a bound)
-            # while the hypervisor is busy elsewhere.
+            # falls far more than the time taken, and headroom, which counts steal as busy, rightly reports a
+            # smaller spare while it lasts. A spare and a capacity from windows with different steal compare two
+            # machines, so every rate the check uses comes from a window with little steal, measured again
+            # (within a bound) while the hypervisor is busy elsewhere.
             capped_tries = []
             for _ in range(self.spare_capped_tries):
                 readings = []
@@ -1472,7 +1474,8 @@ scrape_configs:
                 capped_tries.append((rates(self.spare_capped_window, read_spare), readings))
                 if clean(capped_tries[-1][0]):
                     break
-            (before, before_busy, before_steal), readings = capped_tries[-1]
+            capped, readings = capped_tries[-1]
+            before = capped.rate
             spares = [r[0] for r in readings if r[0] is not None and r[0] == r[0]]
             predicted = mean(spares) if spares else float("nan")
             # 3. More download: the capped streams replaced by four uncapped ones, the upload unchanged. Added beside
@@ -1490,11 +1493,11 @@ scrape_configs:
             # and three windows now, those with little steal. Their median: one 8 s window has read 34 % under the
             # others and another 23 % over the plateau in the same run (the generator's core, the scheduler, the
             # host), so neither the best window nor the last one is the peer's rate.
-            kept = [w for w in [plateau_window] + windows if clean(w)]
-            capacity = statistics.median([w[0]["download"] for w in kept]) if kept else float("nan")
+            kept = [w for w in [plateau] + windows if clean(w)]
+            capacity = statistics.median([w.rate["download"] for w in kept]) if kept else float("nan")
             measured = [w for w in windows if clean(w)] or windows
-            after_upload = mean([w[0]["upload"] for w in measured])
-            after_busy = [mean(b) for b in zip(*(w[1] for w in measured))]
+            after_upload = mean([w.rate["upload"] for w in measured])
+            after_busy = [mean(b) for b in zip(*(w.busy for w in measured))]
             extra = capacity - before["download"]
             # The spare is judged by the capacity it implies (the rate carried plus the spare) against what the peer
             # then carries. Judged against the extra alone, a difference of two measured rates at half load, every
@@ -1506,18 +1509,18 @@ scrape_configs:
             implied = before["download"] + predicted
             # Too few windows with little steal fail the check: rates from a host that is taken elsewhere are not
             # the peer's, and a comparison of them would pass or fail by chance.
-            steady = clean(capped_tries[-1][0]) and len(kept) >= 2
+            steady = clean(capped) and len(kept) >= 2
             ok = (steady and len(spares) >= 0.8 * len(readings) and predicted == predicted and extra > 0
                   and -0.30 * capacity <= implied - capacity <= 0.20 * capacity)
             bounds = sorted({r[1] for r in readings if r[1]})
             loads = [r[2] for r in readings if r[2] is not None]
             dps = [r[4] for r in readings if r[4] is not None]
             verdicts = sorted({r[3] for r in readings if r[3]})
-            observed = (f"plateau (-P 4) download by wt0 {window_text(plateau_window)} ({busy_text(plateau_busy)}); "
+            observed = (f"plateau (-P 4) download by wt0 {window_text(plateau)} ({busy_text(plateau.busy)}); "
                         f"capped at 2 x {per_stream / 1e6:.0f} Mbit/s payload: "
-                        + "".join(f"a window at {t[0][2]:.0%} steal measured again; " for t in capped_tries[:-1])
+                        + "".join(f"a window at {w.steal:.0%} steal measured again; " for w, _ in capped_tries[:-1])
                         + f"download {mbit(before['download'])}, upload {mbit(before['upload'])} Mbit/s at "
-                        f"{before_steal:.0%} steal ({busy_text(before_busy)}); headroom: spare download "
+                        f"{capped.steal:.0%} steal ({busy_text(capped.busy)}); headroom: spare download "
                         f"{mbit(predicted) if predicted == predicted else 'unknown'} Mbit/s (mean of {len(spares)} of "
                         f"{len(readings)} readings, min {mbit(min(spares)) if spares else '-'}, max "
                         f"{mbit(max(spares)) if spares else '-'}), bound {bounds}, load {mean(loads):.2f}, datapath "
@@ -1852,8 +1855,9 @@ scrape_configs:
                     break
                 log(f"{step.__name__}: failed with {stolen:.0%} of the host's CPU stolen: running it once more")
                 waited = wait_for_little_steal()
-                log(f"{step.__name__}: " + (f"steal at most {STEAL_WINDOW:.0%} over 5 s after {waited:.0f} s"
-                                            if waited is not None else f"steal above {STEAL_WINDOW:.0%} for 180 s: running it now"))
+                log(f"{step.__name__}: " + (f"steal at most {STEAL_WINDOW:.0%} over {STEAL_QUIET:.0f} s after "
+                                            f"{waited:.0f} s" if waited is not None else
+                                            f"steal above {STEAL_WINDOW:.0%} for {STEAL_WAIT:.0f} s: running it now"))
                 first = {n: self.results.pop(n) for n in numbers if n in self.results}
                 first_steal = stolen
             for n, (ok_first, observed_first) in ((n, (r[1], r[3])) for n, r in first.items()):
