@@ -190,9 +190,22 @@ public final class BasicAuth implements Handler {
     if (!hashing.add(clientKey)) {
       return Decision.BUSY; // one check per client at a time: a flood takes one slot, never all of them
     }
+    try {
+      // Asked again as the client's one check: its previous check may have failed since the first ask,
+      // and a failure is recorded before the next check is let in, so a flood hashes no more than allowed.
+      if (!failures.allowed(client)) {
+        return Decision.THROTTLED;
+      }
+      return verified(user, credentials.substring(colon + 1), digest, client);
+    } finally {
+      hashing.remove(clientKey);
+    }
+  }
+
+  /** Runs bcrypt for the client's one check, waiting at most {@code hashWait} for a slot. */
+  private Decision verified(String user, String password, byte[] digest, String client) {
     if (waiting.incrementAndGet() > settings.waitingHashes() + settings.concurrentHashes()) {
       waiting.decrementAndGet();
-      hashing.remove(clientKey);
       return Decision.BUSY;
     }
     boolean ok;
@@ -205,8 +218,7 @@ public final class BasicAuth implements Handler {
           return Decision.ALLOWED; // verified while this request waited for the slot
         }
         Bcrypt.Hash hash = users.get(user);
-        byte[] password = credentials.substring(colon + 1).getBytes(StandardCharsets.UTF_8);
-        ok = verifier.test(password, hash != null ? hash : dummy) && hash != null;
+        ok = verifier.test(password.getBytes(StandardCharsets.UTF_8), hash != null ? hash : dummy) && hash != null;
       } finally {
         hashSlots.release();
       }
@@ -215,7 +227,6 @@ public final class BasicAuth implements Handler {
       return Decision.BUSY;
     } finally {
       waiting.decrementAndGet();
-      hashing.remove(clientKey);
     }
     if (!ok) {
       failures.failed(client);

@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -114,5 +120,41 @@ class BasicAuthTest {
       assertTrue(authorized(header("prometheus:secret")));
     }
     assertEquals(1, bcryptRuns.size(), "scraping every half TTL for five TTLs paid bcrypt once");
+  }
+
+  @Test
+  void concurrentWrongPasswordsFromOneClientHashNoMoreThanItsFailuresAllow() throws Exception {
+    // A flood's requests race between "may this client try?" and "that try failed": a request that asked
+    // while the client's last allowed check was still running must not hash once that check has failed.
+    int burst = BasicAuth.Settings.DEFAULT.failureBurst();
+    AtomicInteger hashes = new AtomicInteger();
+    BasicAuth flooded = new BasicAuth(Map.of("prometheus", WebSecurityTest.SECRET_HASH), BasicAuth.Settings.DEFAULT,
+        now::get, new Refusals(), (password, hash) -> hashes.incrementAndGet() < 0);
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 2000; round++) {
+        String client = "10.0." + round / 256 + "." + round % 256;
+        hashes.set(0);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> flood = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          flood.add(pool.submit(() -> {
+            start.await();
+            while (flooded.check(header("prometheus:guess"), client) != BasicAuth.Decision.THROTTLED) {
+              // DENIED and BUSY: keep flooding until the client is out of attempts (the clock stands still)
+            }
+            return null;
+          }));
+        }
+        start.countDown();
+        for (Future<?> f : flood) {
+          f.get();
+        }
+        assertEquals(burst, hashes.get(), "hashes run for client " + client + " with the clock standing still");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }
