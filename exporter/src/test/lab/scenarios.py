@@ -1494,13 +1494,14 @@ scrape_configs:
                 uncapped.append(rates(self.spare_window))
             self.procs.stop("iperf-spare-download")
             self.procs.stop("iperf-spare-upload")
+            judged_windows = judged()
             rows = []  # per capped window: (carried, mean spare, capacity beside it, spares read, readings)
             for i, (w, readings) in enumerate(capped):
                 spares = [r[0] for r in readings if r[0] is not None and r[0] == r[0]]
                 rows.append((w.rate["download"], mean(spares) if spares else float("nan"),
                              (uncapped[i].rate["download"] + uncapped[i + 1].rate["download"]) / 2,
                              len(spares), len(readings)))
-            pairs = [rows[i] for i in judged()]
+            pairs = [rows[i] for i in judged_windows]
             # The spare is judged by the capacity it implies (the rate carried plus the spare) against what the peer
             # carries uncapped. Judged against the extra alone, a difference of two measured rates at half load,
             # every percent of error in either rate counts about twice, and the per-second spare moves by +-30 % at
@@ -1522,16 +1523,16 @@ scrape_configs:
                 self.unmeasured.add(13)
             ok = (steady and all(k >= 0.8 * r and spare == spare and beside > c for c, spare, beside, k, r in pairs)
                   and -0.30 <= error <= 0.20)
-            readings = [r for i in judged() for r in capped[i][1]]
-            bounds = sorted({r[1] for r in readings if r[1]})
-            loads = [r[2] for r in readings if r[2] is not None]
-            dps = [r[4] for r in readings if r[4] is not None]
-            verdicts = sorted({r[3] for r in readings if r[3]})
+            judged_readings = [r for i in judged_windows for r in capped[i][1]]
+            bounds = sorted({r[1] for r in judged_readings if r[1]})
+            loads = [r[2] for r in judged_readings if r[2] is not None]
+            dps = [r[4] for r in judged_readings if r[4] is not None]
+            verdicts = sorted({r[3] for r in judged_readings if r[3]})
             steps = [f"uncapped {window_text(uncapped[0])}"]
             for i, ((w, _), (c, spare, beside, k, r)) in enumerate(zip(capped, rows)):
                 steps.append(f"capped {window_text(w)}, spare {mbit(spare)} ({k} of {r} readings): implied "
                              f"{mbit(c + spare)} against {mbit(beside)} Mbit/s ({error_of(c, spare, beside):+.1%})"
-                             + ("" if i in judged() else ", not judged"))
+                             + ("" if i in judged_windows else ", not judged"))
                 steps.append(f"uncapped {window_text(uncapped[i + 1])}")
             observed = (f"cap {mbit(cap)} Mbit/s (half the first uncapped window); " + "; ".join(steps)
                         + f"; upload {mbit(mean([w.rate['upload'] for w, _ in capped]))} Mbit/s capped, "
