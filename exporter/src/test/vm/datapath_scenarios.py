@@ -8,8 +8,10 @@ restart scenarios, which must hold on either datapath. Writes OUT/report.txt end
 M failed`. Standard library only; every wait is bounded.
 """
 import argparse
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -34,7 +36,11 @@ TITLES = {
     4: "Census from the kernel (wg show dump)",
     5: "Restart of the kernel interface",
     6: "CPU-bound on the kernel path, a core unplugged and back",
+    7: "Kernel WireGuard on a far slower CPU",
 }
+# The steps of VmLab.run and the scenarios each reports: HR_LAB_ONLY (run-vm.sh's HR_VM_SCENARIOS) picks steps.
+STEP_SCENARIOS = {"s1_s2_datapath_direction_accuracy": [1, 2], "s3_cpu_attribution": [3], "s4_census": [4],
+                  "s5_restart": [5], "s6_cpu_bound_hotplug": [6], "s7_cost_ceiling": [7]}
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
 TUN = lab.TUN
 THREADED = f"/sys/class/net/{TUN}/threaded"
@@ -255,13 +261,152 @@ class VmLab(lab.Lab):
                     "core's headroom_cpu_online 0 within 10 s, sampling goes on (no negative rate, busy ratios in "
                     "[0,1]), back online: headroom_cpus_online {ncpu}, ready", observed, ttv)
 
+    # Scenario 7: the cost ceiling. The paced download's share of the probed plateau (a third to a half), the bound
+    # on the wait for ceiling_source cost (the daemon's --ceiling.cost-after, default 1 min, of loaded time plus
+    # its fit, on a busy emulated CPU), how far the cost ceiling may be from the plateau, and the phases' seconds:
+    # iperf3 ramps for several seconds when emulated, so a rate is read over a window after its ramp.
+    cost_pace_share = 0.45
+    cost_wait = 300
+    cost_tolerance = 0.30
+    # The paced download must stay partial load: at most this share of the plateau read afterwards.
+    cost_partial_max = 0.6
+    cost_probe_seconds, cost_plateau_seconds, cost_ramp, cost_window = 12, 18, 5.0, 10.0
+    cost_port = 5206
+
+    def counter_rate(self, rec, t0, t1):
+        """wt0's download (tx) bytes per second between t0 and t1 (Recorder rows), and the guest's busy and softirq
+        cores over them (the text "busy B cores, softirq S")."""
+        w = rec.window(t0, t1)
+        secs = w["seconds"] or float("nan")
+        return w["bytes"][TUN][0] / secs, f"busy {sum(w['cpu']) / secs:.2f} cores, softirq {w['cpu'][2] / secs:.2f}"
+
+    def unpaced(self, name, rec, seconds):
+        """An unpaced iperf3 -R through client 1 read from wt0's counters after its ramp: (bytes/s, the guest's CPU
+        over that window as counter_rate gives it, 2-second rates across the window)."""
+        t0 = time.monotonic()
+        self.iperf(name, self.cost_port, seconds, reverse=True)
+        deadline = t0 + self.cost_ramp + self.cost_window
+        while time.monotonic() < deadline and self.procs.procs[name].poll() is None:
+            time.sleep(0.5)
+        t1 = time.monotonic()
+        ws = t1 - self.cost_window if t1 - t0 >= self.cost_ramp + self.cost_window else t0 + self.cost_ramp
+        rate, cpu = self.counter_rate(rec, ws, t1)
+        steps = [self.counter_rate(rec, ws + 2 * i, ws + 2 * i + 2)[0] for i in range(int((t1 - ws) // 2))]
+        self.procs.stop(name)
+        return rate, cpu, steps
+
+    def s7_cost_ceiling(self):
+        """Kernel WireGuard on an emulated CPU far slower than the reference's: at partial load headroom learns what
+        each packet costs the datapath and reads the download ceiling from it (source cost) before the peer ever
+        saturates; that ceiling is what the same peer then carries unpaced."""
+        mbit = lambda v: f"{v * 8 / 1e6:.0f}"  # noqa: E731
+        share = lambda v: f"{v:.3f}" if isinstance(v, (int, float)) else str(v)  # noqa: E731
+        expected = (f"probe the plateau (unpaced iperf3 -R), then a fresh headroom (empty --path.state) and iperf3 -R "
+                    f"-b at {self.cost_pace_share:.0%} of it: within {self.cost_wait} s of load "
+                    "/api/v1/status verdict.download.ceiling_source cost, the paced download at most "
+                    f"{self.cost_partial_max:.0%} of the plateau (never saturated before); that "
+                    f"ceiling within {self.cost_tolerance:.0%} of the plateau then read from wt0's tx_bytes over "
+                    f"{self.cost_window:.0f} s of unpaced iperf3 -R ({self.cost_ramp:.0f} s ramp left out)")
+        t_start = time.monotonic()
+        # This scenario needs no Prometheus; its scrapes would take guest CPU from the datapath it measures.
+        self.procs.stop("prometheus")
+        self.procs.stop("headroom")
+        state = os.path.join(self.out, "state-7")
+        shutil.rmtree(state, ignore_errors=True)
+        os.makedirs(state)
+        rec = lab.Recorder([TUN], interval=0.5).start()
+        try:
+            # The probe sets the pace; no headroom runs during it, so the fresh one never sees a saturated peer.
+            time.sleep(2)
+            probe, probe_cpu, probe_steps = self.unpaced("iperf-cost-probe", rec, self.cost_probe_seconds)
+            if probe <= 0:
+                raise lab.ScenarioError("the probe carried nothing through wt0")
+            pace = int(probe * 8 * self.cost_pace_share)
+            self.start_headroom(lab.LINE_RATE, state=state)
+            st0 = lab.status_json() or {}
+            src0 = ((st0.get("verdict") or {}).get("download") or {}).get("ceiling_source")
+            # Paced for as long as the wait may take; ended as soon as the ceiling is the cost one.
+            self.iperf("iperf-cost-paced", self.cost_port, self.cost_wait + 30, reverse=True, bitrate=str(pace))
+            t_load = time.monotonic()
+            trail = []  # (seconds into the load, source, ceiling B/s, utilization, cost.learned, cost.why)
+            last_log = [t_load]
+
+            def cost_source():
+                st = lab.status_json()
+                if not st:
+                    return None
+                v = (st.get("verdict") or {}).get("download") or {}
+                c = st.get("cost") or {}
+                row = (round(time.monotonic() - t_load), v.get("ceiling_source"), v.get("ceiling_bytes_per_second"),
+                       v.get("utilization"), c.get("learned"), c.get("why"))
+                if not trail or trail[-1][1:2] + trail[-1][4:] != row[1:2] + row[4:]:
+                    log(f"scenario 7: {row[0]:.0f} s into the load: source {row[1]}, ceiling "
+                        f"{mbit(row[2] or 0)} Mbit/s, utilization {row[3]}, cost learned {row[4]} ({row[5]})")
+                elif time.monotonic() - last_log[0] >= 30:
+                    log(f"scenario 7: {row[0]:.0f} s into the load, still {row[1]}")
+                    last_log[0] = time.monotonic()
+                trail.append(row)
+                if self.procs.procs["iperf-cost-paced"].poll() is not None:
+                    raise lab.ScenarioError("the paced iperf3 ended early (see iperf-cost-paced.log)")
+                return st if v.get("ceiling_source") == "cost" else None
+
+            got, waited = lab.wait_until("download ceiling_source cost", cost_source, self.cost_wait, interval=2.0)
+            t_got = time.monotonic()
+            paced, paced_cpu = self.counter_rate(rec, t_load + self.cost_ramp, t_got)
+            self.procs.stop("iperf-cost-paced")
+            # Straight on: the same peer unpaced, read from its own counters.
+            plateau, plateau_cpu, steps = self.unpaced("iperf-cost-plateau", rec, self.cost_plateau_seconds)
+            st_sat = lab.status_json() or {}
+        finally:
+            rec.stop()
+            self.procs.stop("iperf-cost-paced")
+        # The status documents themselves, for whoever reads a failure (guest-datapath.sh copies *.log out).
+        with open(os.path.join(self.out, "cost-status.log"), "w") as f:
+            json.dump({"at_cost": got, "at_plateau": st_sat, "trail": trail}, f, indent=1)
+        d = ((got or {}).get("verdict") or {}).get("download") or {}
+        ceiling = d.get("ceiling_bytes_per_second") or 0
+        cost = (got or st_sat or {}).get("cost") or {}
+        sat = (st_sat.get("verdict") or {}).get("download") or {}
+        err = ceiling / plateau - 1 if plateau > 0 else float("nan")
+        ok = bool(got) and plateau > 0 and abs(err) <= self.cost_tolerance and paced <= self.cost_partial_max * plateau
+        sources = []
+        for row in trail:
+            if not sources or sources[-1][0] != row[1]:
+                sources.append((row[1], row[0]))
+        fields = ("learned", "why", "directions_apart", "decrypt_encrypt_ratio", "reference_decrypt_encrypt_ratio",
+                  "fixed_cores", "seconds", "fit_error")
+        cost_text = ", ".join(f"{k} {cost.get(k)}" for k in fields if k in cost)
+        per_packet = {k: (cost.get(k) or {}).get("cpu_seconds_per_packet") for k in ("download", "upload")}
+        obs = (f"probe {mbit(probe)} Mbit/s (2 s: {', '.join(mbit(x) for x in probe_steps)}; {probe_cpu}); paced -b "
+               f"{pace / 1e6:.1f}M carried {mbit(paced)} Mbit/s ({paced / plateau if plateau else float('nan'):.0%} "
+               f"of the plateau; {paced_cpu}); ceiling_source at start {src0}, then "
+               f"{' -> '.join(f'{s} ({t:.0f} s)' for s, t in sources) or 'no status'}; "
+               + (f"cost after {waited:.0f} s of load: ceiling {mbit(ceiling)} Mbit/s "
+                  f"({d.get('ceiling_packets_per_second')} packets/s x {d.get('ceiling_packet_bytes')} B), "
+                  f"utilization {share(d.get('utilization'))}, spare {mbit(d.get('spare_bytes_per_second') or 0)} Mbit/s, "
+                  f"basis \"{d.get('ceiling_basis')}\"" if got else
+                  f"never cost within {self.cost_wait} s (last: {trail[-1] if trail else None})")
+               + f"; cost: {cost_text}, cpu s/packet download {per_packet['download']} upload {per_packet['upload']}"
+               + f"; plateau by wt0 {mbit(plateau)} Mbit/s (2 s: {', '.join(mbit(x) for x in steps)}; "
+               f"{plateau_cpu}); cost ceiling vs plateau {err:+.1%} (allowed +-{self.cost_tolerance:.0%})"
+               f"; at the plateau headroom read {sat.get('ceiling_source')} {mbit(sat.get('ceiling_bytes_per_second') or 0)} "
+               f"Mbit/s, verdict {sat.get('verdict')}, utilization {share(sat.get('utilization'))}")
+        self.record(7, TITLES[7], ok, expected, obs,
+                    f"cost after {waited:.0f} s of load" if got else f"not cost within {self.cost_wait} s")
+        log(f"s7_cost_ceiling: {time.monotonic() - t_start:.0f} s in all")
+
     def run(self):
         self.rates = {}
         steps = [self.s1_s2_datapath_direction_accuracy, self.s3_cpu_attribution, self.s4_census, self.s5_restart,
-                 self.s6_cpu_bound_hotplug]
+                 self.s6_cpu_bound_hotplug, self.s7_cost_ceiling]
+        only = lab.selected()
+        if only:
+            steps = [st for st in steps if set(STEP_SCENARIOS[st.__name__]) & only]
         try:
-            self.start_headroom(lab.LINE_RATE)
-            self.start_prometheus()
+            # Scenario 7 starts its own headroom and stops Prometheus: alone, it needs neither.
+            if [st for st in steps if st != self.s7_cost_ceiling]:
+                self.start_headroom(lab.LINE_RATE)
+                self.start_prometheus()
         except Exception as e:  # noqa: BLE001 - reported as every scenario failing, with the reason
             log(f"setup failed: {e}")
             traceback.print_exc()
@@ -276,6 +421,9 @@ class VmLab(lab.Lab):
             except Exception as e:  # noqa: BLE001 - one scenario's failure must not hide the others
                 log(f"{step.__name__} failed: {e}")
                 traceback.print_exc()
+                for n in STEP_SCENARIOS[step.__name__]:
+                    self.results.setdefault(n, (TITLES[n], False, "(see the scenario)",
+                                                f"could not run: {type(e).__name__}: {e}", "n/a"))
             log(f"{step.__name__} took {time.monotonic() - t0:.1f} s")
         self.procs.stop_all()
         return self.report()

@@ -1,7 +1,8 @@
 #!/bin/bash
 # PID 1 of the kernel datapath guest: loads the kernel's WireGuard, builds the lab's namespaces with kernel
-# tunnels (lab.sh, HR_LAB_WG=kernel), runs datapath_scenarios.py in the peer's namespace, writes the report to
-# /hr-results and powers off. Settings come from /hr-results/env, written by the host (run-vm.sh).
+# tunnels (lab.sh, HR_LAB_WG=kernel), runs datapath_scenarios.py in the peer's namespace (only the scenarios
+# HR_VM_SCENARIOS names, when it names any), writes the report to /hr-results and powers off. Settings come from
+# /hr-results/env, written by the host (run-vm.sh).
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$VM_DIR/guest-common.sh"
 OUT=/hr-results
@@ -23,7 +24,7 @@ if "$LAB" up >"$OUT/lab-up.log" 2>&1; then
   # The scenarios' own directory is on the guest's tmpfs: Prometheus mmaps its files, which 9p cannot do.
   work=/run/hr-out
   mkdir -p "$work/pids"
-  ip netns exec hr-peer timeout -k 10 "$HR_VM_SCENARIO_LIMIT" python3 "$VM_DIR/datapath_scenarios.py" \
+  HR_LAB_ONLY=${HR_VM_SCENARIOS:-} ip netns exec hr-peer timeout -k 10 "$HR_VM_SCENARIO_LIMIT" python3 "$VM_DIR/datapath_scenarios.py" \
     --jar "$HR_VM_JAR" --rules "$HR_VM_RULES" --out "$work" --lab "$LAB"
   echo "guest: scenarios ended (exit $?) after $((SECONDS - t0)) s"
   cp "$work"/*.log "$work"/*.txt "$OUT"/ 2>/dev/null

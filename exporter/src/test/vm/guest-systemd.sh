@@ -84,7 +84,7 @@ ip link set wt0 up
 umask 022
 grep -q DEVTYPE=wireguard /sys/class/net/wt0/uevent && echo "guest: kernel wt0 up, $(wg show wt0 peers | wc -l) peers"
 
-# ---------------------------------------------------------------- 7. install, sandbox, kernel wt0, census drop-in
+# ---------------------------------------------------------------- 8. install, sandbox, kernel wt0, census drop-in
 deb=$HR_VM_DEB
 cp "$deb" /root/ && deb=/root/$(basename "$deb")
 t_inst=$SECONDS
@@ -137,9 +137,9 @@ check "no key in /metrics" "a /metrics page with no public key (8-character pref
   "$([[ -n $page && $leak == 0 ]] && echo 1 || echo 0)"
 rm -rf /etc/systemd/system/headroom.service.d
 systemctl daemon-reload
-scenario_end 7 "The .deb under systemd: sandbox, kernel wt0, security score, census drop-in"
+scenario_end 8 "The .deb under systemd: sandbox, kernel wt0, security score, census drop-in"
 
-# ---------------------------------------------------------------- 8. restart, stop, journal, purge
+# ---------------------------------------------------------------- 9. restart, stop, journal, purge
 old=$(main_pid)
 t0=$(date +%s.%N)
 systemctl restart headroom.service; rc=$?
@@ -173,4 +173,4 @@ getent passwd headroom >/dev/null && leftover+=" user:headroom"
 check "apt-get purge headroom" "exit 0, files, state and user gone" \
   "exit $rc$( [[ $rc != 0 ]] && echo ": $(tail -2 <<<"$purge_log" | tr '\n' ' ')"), left:${leftover:- nothing}" \
   "$([[ $rc == 0 && -z $leftover ]] && echo 1 || echo 0)"
-scenario_end 8 "Restart and stop clean, journal, purge"
+scenario_end 9 "Restart and stop clean, journal, purge"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The VM lab: headroom on Debian's own kernel under qemu. Two guest boots:
-#   1. kernel datapath (scenarios 1-6): the wireguard-go lab's topology with kernel WireGuard tunnels, run by
+#   1. kernel datapath (scenarios 1-7): the wireguard-go lab's topology with kernel WireGuard tunnels, run by
 #      guest-datapath.sh as the guest's PID 1;
-#   2. systemd (scenarios 7-8): the host image's systemd as PID 1, the project's .deb installed and run as
+#   2. systemd (scenarios 8-9): the host image's systemd as PID 1, the project's .deb installed and run as
 #      headroom.service under its real sandbox (guest-systemd.sh, from a oneshot unit).
 # Prints each boot's report (expected vs observed per scenario) and ends with `vm: N passed, M failed`.
 # Needs root. Installs qemu-system-x86, busybox-static and cpio when missing; keeps the kernel and initramfs in
@@ -11,7 +11,9 @@
 #   sudo exporter/src/test/vm/run-vm.sh
 #
 # Env: HR_VM_OUT (reports, console logs; default exporter/target/vm-run), HEADROOM_JAR, HR_VM_ONLY (datapath or
-#      systemd: one boot only), HR_VM_DATAPATH_LIMIT / HR_VM_SYSTEMD_LIMIT (seconds per boot), and vm.sh's.
+#      systemd: one boot only), HR_VM_SCENARIOS (scenario numbers, e.g. "7" or "3,7": the datapath boot runs
+#      only those of 1-7; the systemd boot runs, both 8 and 9, only when 8 or 9 is named), HR_VM_DATAPATH_LIMIT /
+#      HR_VM_SYSTEMD_LIMIT (seconds per boot), and vm.sh's.
 set -uo pipefail
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,15 +21,16 @@ REPO=$(cd "$VM_DIR/../../../.." && pwd)
 OUT=${HR_VM_OUT:-$REPO/exporter/target/vm-run}
 JAR=${HEADROOM_JAR:-$REPO/exporter/target/headroom.jar}
 # Hard limits per boot, TCG on 2 busy cores included; the guest powers itself off well before them.
-DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-480}
+DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-900}
 SYSTEMD_LIMIT=${HR_VM_SYSTEMD_LIMIT:-540}
 ONLY=${HR_VM_ONLY:-}
+SCENARIOS=${HR_VM_SCENARIOS:-}
 passed=0 failed=0
 . "$VM_DIR/vm.sh" # guest_path: where the guest sees a host file (the checkout is bound at a fixed path)
 
 fail_all() {
   echo "vm: ERROR: $*" >&2
-  echo "vm: 0 passed, 8 failed"
+  echo "vm: 0 passed, 9 failed"
   exit 1
 }
 
@@ -63,8 +66,8 @@ echo "vm: kernel and initramfs ready after $((SECONDS - started)) s" >&2
 boot() {
   local name=$1 init=$2 limit=$3 count=$4 unit=${5:-} res=$OUT/$1 t0=$SECONDS rc line
   rm -rf "$res"; mkdir -p "$res"
-  printf 'HR_VM_JAR=%q\nHR_VM_DEB=%q\nHR_VM_RULES=%q\nHR_VM_SCENARIO_LIMIT=%q\n' "$(guest_path "$JAR")" \
-    "$(guest_path "$DEB")" "$(guest_path "$RULES")" "$((limit - 60))" >"$res/env"
+  printf 'HR_VM_JAR=%q\nHR_VM_DEB=%q\nHR_VM_RULES=%q\nHR_VM_SCENARIO_LIMIT=%q\nHR_VM_SCENARIOS=%q\n' \
+    "$(guest_path "$JAR")" "$(guest_path "$DEB")" "$(guest_path "$RULES")" "$((limit - 60))" "$SCENARIOS" >"$res/env"
   if [[ -n $unit ]]; then
     "$unit" >"$res/hr-vm.service"
     printf '[Unit]\nDescription=headroom VM lab\nRequires=basic.target hr-vm.service\nAfter=basic.target hr-vm.service\nAllowIsolate=yes\n' \
@@ -91,7 +94,7 @@ boot() {
 systemd_unit() {
   cat <<EOF
 [Unit]
-Description=headroom VM lab scenarios 7-8
+Description=headroom VM lab scenarios 8-9
 After=basic.target
 [Service]
 Type=oneshot
@@ -103,10 +106,18 @@ ExecStopPost=/bin/systemctl --no-block poweroff
 EOF
 }
 
-if [[ -z $ONLY || $ONLY == datapath ]]; then
-  boot datapath "$VM_DIR/guest-datapath.sh" "$DATAPATH_LIMIT" 6
+# picked FIRST LAST: how many of scenarios FIRST..LAST HR_VM_SCENARIOS names (all of them when it is empty).
+picked() {
+  local n=0 i
+  for ((i = $1; i <= $2; i++)); do
+    [[ -z $SCENARIOS || ,${SCENARIOS//[[:space:]]/,}, == *,$i,* ]] && n=$((n + 1))
+  done
+  echo "$n"
+}
+if [[ -z $ONLY || $ONLY == datapath ]] && (($(picked 1 7) > 0)); then
+  boot datapath "$VM_DIR/guest-datapath.sh" "$DATAPATH_LIMIT" "$(picked 1 7)"
 fi
-if [[ -z $ONLY || $ONLY == systemd ]]; then
+if [[ -z $ONLY || $ONLY == systemd ]] && (($(picked 8 9) > 0)); then
   boot systemd /lib/systemd/systemd "$SYSTEMD_LIMIT" 2 systemd_unit
 fi
 echo "vm: runtime $((SECONDS - started)) s" >&2

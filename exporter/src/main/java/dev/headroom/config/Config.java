@@ -45,7 +45,8 @@ public record Config(
     int profileSteps,
     Duration netbirdStatusInterval,
     Path stateDir,
-    Duration ceilingLearnAfter) {
+    Duration ceilingLearnAfter,
+    Duration ceilingCostAfter) {
 
   public SamplerSettings samplerSettings() {
     return new SamplerSettings(

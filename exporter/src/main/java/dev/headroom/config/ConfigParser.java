@@ -195,11 +195,12 @@ public final class ConfigParser {
     // Sorted, so that of several zero durations the same one is named on every run (Map.of's order is not).
     Map<String, Duration> positive = new TreeMap<>(Map.of("sample.interval", s.sampleInterval,
         "sample.peak-window", s.peakWindow, "ceiling.learn-after", s.ceilingLearnAfter,
+        "ceiling.cost-after", s.ceilingCostAfter,
         "check.duration", s.checkDuration, "profile.max-duration", s.profileMaxDuration));
     for (Map.Entry<String, Duration> d : positive.entrySet()) {
       file.require(!d.getValue().isZero(), d.getKey(), "must be longer than zero");
     }
-    for (String key : List.of("sample.peak-window", "ceiling.learn-after")) {
+    for (String key : List.of("sample.peak-window", "ceiling.learn-after", "ceiling.cost-after")) {
       file.require(positive.get(key).compareTo(s.sampleInterval) >= 0, key,
           "is shorter than sample.interval " + file.text("sample.interval"));
     }
@@ -212,7 +213,7 @@ public final class ConfigParser {
         s.checkDuration, s.profileMaxDuration, s.profileTarget, s.censusInterval, s.runDir, s.netbirdInterval,
         s.netbirdCommand, s.underlayFlowCap, s.underlayJumboPath, s.cgroupfs,
         Optional.ofNullable(s.profileBaseline).map(String::strip).filter(b -> !b.isEmpty()), s.profileSteps,
-        s.netbirdStatusInterval, s.stateDir, s.ceilingLearnAfter);
+        s.netbirdStatusInterval, s.stateDir, s.ceilingLearnAfter, s.ceilingCostAfter);
   }
 
   private static final String NOT_AN_INTERFACE = "is not a Linux interface name (1-15 characters, no '/' or spaces)";

@@ -65,6 +65,9 @@ public final class Settings {
   @Option(names = "--ceiling.learn-after", paramLabel = "DURATION", defaultValue = "3m",
       description = "how long the peer must sustain a saturation (or beat its ceiling) before that rate becomes"
           + " its observed ceiling (default ${DEFAULT-VALUE})") Duration ceilingLearnAfter;
+  @Option(names = "--ceiling.cost-after", paramLabel = "DURATION", defaultValue = "1m",
+      description = "how much loaded time the peer's cost per packet must be learned over before the ceiling it"
+          + " gives is used (the cost ceiling source) (default ${DEFAULT-VALUE})") Duration ceilingCostAfter;
   @Option(names = "--labels.network", paramLabel = "NAME", defaultValue = "default",
       description = "the NetBird Network this peer routes for (on headroom_peer_info) (default ${DEFAULT-VALUE})")
   String network;

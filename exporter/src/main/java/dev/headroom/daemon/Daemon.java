@@ -6,6 +6,7 @@ import dev.headroom.judge.CeilingLearner;
 import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.MeasuredProfile;
@@ -117,8 +118,8 @@ public final class Daemon implements AutoCloseable {
     this.stateDir = config.stateDir();
     this.stateFile = stateDir.resolve(StateFile.NAME);
     this.store = new Learned.Store(stateFile.toString(), true, 0, "");
-    this.learner = new CeilingLearner(config.ceilingLearnAfter(), thresholds, CpuModel.read(config.procfs()),
-        loadState());
+    this.learner = new CeilingLearner(config.ceilingLearnAfter(), config.ceilingCostAfter(), thresholds,
+        CpuModel.read(config.procfs()), loadState());
     this.profileCheckedAt = System.nanoTime();
     this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
     this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD),
@@ -167,8 +168,11 @@ public final class Daemon implements AutoCloseable {
       }
       Observation o = Observations.from(s, flowCap, jumboPath);
       Map<Direction, ObservedCeiling> observed = learner.inUse(o);
-      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile, configCeilings, observed));
-      learn(j, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed), s);
+      CostModel.Estimate cost = learner.cost(o);
+      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile, configCeilings, observed, cost));
+      // What the learner holds the peer to when nothing was set on purpose: an episode beyond it proves it wrong.
+      Map<Direction, Ceiling> learnedOnly = CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed, cost);
+      learn(j, learnedOnly, s);
       Published p = new Published(s, j, peaks, netbird == null ? null : netbird.lastStatus(), timing,
           learner.snapshot(o, store));
       published.set(p);

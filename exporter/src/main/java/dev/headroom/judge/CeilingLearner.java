@@ -30,8 +30,10 @@ import java.util.Optional;
  *
  * <p>Usage:
  * <pre>{@code
- * CeilingLearner l = new CeilingLearner(Duration.ofMinutes(3), thresholds, cpuModel, StateFile.read(file).orElse(null));
+ * CeilingLearner l = new CeilingLearner(Duration.ofMinutes(3), Duration.ofMinutes(1), thresholds, cpuModel,
+ *     StateFile.read(file).orElse(null));
  * Map<Direction, ObservedCeiling> known = l.inUse(observation);     // before judging, for the ceiling selection
+ * CostModel.Estimate cost = l.cost(observation);                    // likewise
  * CeilingLearner.Update u = l.update(judgement, fallback, nanos, now); // after; save l.contents() when u.save()
  * }</pre>
  */
@@ -63,6 +65,11 @@ public final class CeilingLearner {
 
   private final long learnAfterNanos;
   private final double trafficShare;
+  private final double trafficFloor;
+  /** What a packet costs this peer, learned beside the observed ceilings and kept with them. */
+  private final CostModel cost;
+  /** The cost model learned something not yet handed out for saving. */
+  private boolean costMoved;
   private final String cpuModel;
   private PeerShape shape;
   /** Committed: what ended episodes (and the state file) left. */
@@ -76,23 +83,34 @@ public final class CeilingLearner {
   private PeerShape pending;
   private int pendingSamples;
   private boolean dirty;
-  private long savedAt;
+  /** When the state was last handed out for saving; the first sample's time before that. */
+  private long savedAt = Long.MIN_VALUE;
 
   /**
    * @param learnAfter   how long an episode must last before it teaches anything
-   * @param t            the classifier's thresholds (its traffic share)
+   * @param costAfter    how much loaded time the cost model needs before its ceiling is used
+   * @param t            the classifier's thresholds (its traffic share and floor)
    * @param cpuModel     the CPU model, part of the shape
    * @param restored     what the state file held; null for nothing
    */
-  public CeilingLearner(Duration learnAfter, Thresholds t, String cpuModel, StateFile.Contents restored) {
+  public CeilingLearner(Duration learnAfter, Duration costAfter, Thresholds t, String cpuModel,
+      StateFile.Contents restored) {
     this.learnAfterNanos = learnAfter.toNanos();
     this.trafficShare = t.trafficShare();
+    this.trafficFloor = t.trafficFloorBytesPerSecond();
     this.cpuModel = cpuModel;
+    this.cost = new CostModel(costAfter, restored == null ? null : restored.cost());
     if (restored != null) {
       shape = restored.shape();
       base.putAll(restored.ceilings());
       current.putAll(restored.ceilings());
     }
+  }
+
+  /** What the cost model has learned of the peer of this observation; none when its shape changed. */
+  public CostModel.Estimate cost(Observation o) {
+    Optional<PeerShape> s = PeerShape.of(o, Classifier.usableCores(o), cpuModel);
+    return s.isPresent() && s.get().sameAs(shape) ? cost.estimate(o) : CostModel.Estimate.NONE;
   }
 
   /** The observed ceilings that describe the peer of this observation; empty when none, or its shape changed. */
@@ -127,8 +145,10 @@ public final class CeilingLearner {
         return endAll(nanos);
       }
       Optional<Reshaped> what = Optional.of(new Reshaped(shape, seen.get()));
-      boolean forgets = !current.isEmpty();
+      boolean forgets = !current.isEmpty() || cost.sums().w() > 0;
       shape = seen.get();
+      cost.reset();
+      costMoved = false;
       pending = null;
       base.clear();
       current.clear();
@@ -140,6 +160,11 @@ public final class CeilingLearner {
       return forgets ? saved(nanos, new Update(true, Map.of(), what)) : new Update(false, Map.of(), what);
     }
     pending = null;
+    if (savedAt == Long.MIN_VALUE) {
+      savedAt = nanos; // the cost moves every sample: its first save is a save interval away, like every other
+    }
+    cost.feed(o, trafficFloor, nanos);
+    costMoved |= cost.sums().w() > 0;
 
     boolean saveNow = false;
     Map<Direction, Learned.Beaten> newly = null; // made only when a set ceiling is first proven low
@@ -154,18 +179,19 @@ public final class CeilingLearner {
 
       double share = total > 0 ? rate / total : 0;
       Episode sat = saturated.get(d);
-      ended |= sat.feed(dj.cause() == Cause.CORES_SATURATED && share >= trafficShare, nanos, rate, Double.NaN);
+      double packet = o.carriedPacketBytes(d);
+      ended |= sat.feed(dj.cause() == Cause.CORES_SATURATED && share >= trafficShare, nanos, rate, Double.NaN, packet);
 
       // Held to the ceiling it was read against when the episode began: the episode's own ceiling does not end it.
       Episode beat = beating.get(d);
       double against = beat.open() ? beat.against : fallback.get(d).bytesPerSecond();
-      ended |= beat.feed(rate > BEAT_MARGIN * against, nanos, rate, against);
+      ended |= beat.feed(rate > BEAT_MARGIN * against, nanos, rate, against, packet);
 
       Ceiling used = dj.ceiling();
       boolean setOnPurpose = used.source() == CeilingSource.PROFILE || used.source() == CeilingSource.CONFIG;
       Episode over = beatingSet.get(d);
       over.feed(setOnPurpose && (!over.open() || over.against == used.bytesPerSecond())
-          && rate > BEAT_MARGIN * used.bytesPerSecond(), nanos, rate, used.bytesPerSecond());
+          && rate > BEAT_MARGIN * used.bytesPerSecond(), nanos, rate, used.bytesPerSecond(), packet);
       if (!setOnPurpose || (beaten.containsKey(d) && beaten.get(d).ceilingBytesPerSecond() != used.bytesPerSecond())) {
         beaten.remove(d);
       }
@@ -199,7 +225,7 @@ public final class CeilingLearner {
         dirty = true;
       }
     }
-    saveNow |= dirty && nanos - savedAt >= SAVE_EVERY_NANOS;
+    saveNow |= (dirty || costMoved) && nanos - savedAt >= SAVE_EVERY_NANOS;
     if (!saveNow && newly == null) {
       return Update.NOTHING;
     }
@@ -217,7 +243,8 @@ public final class CeilingLearner {
       e.firstTaught = true;
     }
     double median = e.median();
-    return best != null && best.bytesPerSecond() >= median ? best : new ObservedCeiling(median, now, e.seconds(), from);
+    return best != null && best.bytesPerSecond() >= median ? best
+        : new ObservedCeiling(median, now, e.seconds(), from, e.packetBytes());
   }
 
   /** Ends every running episode, keeping what they taught. */
@@ -243,13 +270,14 @@ public final class CeilingLearner {
 
   private Update saved(long nanos, Update u) {
     dirty = false;
+    costMoved = false;
     savedAt = nanos;
     return u;
   }
 
   /** What the state file should hold now. */
   public StateFile.Contents contents() {
-    return new StateFile.Contents(shape, Map.copyOf(current));
+    return new StateFile.Contents(shape, Map.copyOf(current), cost.sums());
   }
 
   /** The published view, with the state file's health. */
@@ -260,7 +288,7 @@ public final class CeilingLearner {
 
   /** Whether anything learned has not been handed out for saving yet. */
   public boolean unsaved() {
-    return dirty;
+    return dirty || costMoved;
   }
 
   /** One run of samples meeting a condition, with their rates. */
@@ -279,13 +307,15 @@ public final class CeilingLearner {
     /** Keep one rate in this many (doubles each time the buffer fills). */
     private int stride = 1;
     private long seen;
+    private double packetSum;
+    private int packetN;
 
     boolean open() {
       return start >= 0;
     }
 
     /** One sample; returns true when this sample ended the episode. */
-    boolean feed(boolean meets, long nanos, double rate, double against) {
+    boolean feed(boolean meets, long nanos, double rate, double against, double packetBytes) {
       if (meets) {
         if (!open()) {
           start = nanos;
@@ -294,6 +324,10 @@ public final class CeilingLearner {
         last = nanos;
         gap = 0;
         add(rate);
+        if (!Double.isNaN(packetBytes)) {
+          packetSum += packetBytes;
+          packetN++;
+        }
         return false;
       }
       if (open() && ++gap > GAP_SAMPLES) {
@@ -316,6 +350,8 @@ public final class CeilingLearner {
       n = 0;
       stride = 1;
       seen = 0;
+      packetSum = 0;
+      packetN = 0;
       qualified = false;
       firstTaught = false;
       against = Double.NaN;
@@ -327,6 +363,11 @@ public final class CeilingLearner {
 
     double seconds() {
       return nanos() / 1e9;
+    }
+
+    /** The mean packet size the episode carried; NaN when none was known. */
+    double packetBytes() {
+      return packetN == 0 ? Double.NaN : packetSum / packetN;
     }
 
     private void add(double rate) {

@@ -1,5 +1,6 @@
 package dev.headroom.judge;
 
+import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Map;
 import java.util.Optional;
@@ -8,19 +9,24 @@ import java.util.OptionalDouble;
 /**
  * Picks the ceiling per direction, in order of trust: a measured profile that matches the peer's cores,
  * datapath and MTU; then a configured ceiling; then the ceiling observed on this peer ({@link CeilingLearner});
- * then the built-in {@link ReferenceProfile}.
+ * then the ceiling its datapath's cost per packet gives ({@link CostModel}); then the built-in
+ * {@link ReferenceProfile}. Every ceiling but a configured one is read at the packets the direction carries now
+ * ({@link Observation#carriedPacketBytes}): a profile and the reference were measured with full packets, an observed
+ * ceiling records its own ({@link PacketSize}).
  *
- * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, learner.inUse(observation), Direction.UPLOAD);}
+ * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, learner.inUse(observation), learner.cost(observation), Direction.UPLOAD);}
  */
 public final class CeilingSelector {
   private CeilingSelector() {}
 
   /**
    * The ceiling for one direction. {@code profile} may be null (no profile file); {@code observed} holds the
-   * ceilings learned under the peer's present shape (empty for none).
+   * ceilings learned under the peer's present shape (empty for none); {@code cost} the cost model's estimate
+   * ({@link CostModel.Estimate#NONE} for none).
    */
   public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config,
-      Map<Direction, ObservedCeiling> observed, Direction d) {
+      Map<Direction, ObservedCeiling> observed, CostModel.Estimate cost, Direction d) {
+    double packet = o.carriedPacketBytes(d);
     Optional<Ceiling.Skipped> skipped = Optional.empty();
     if (profile != null) {
       OptionalDouble measured = profile.ceiling(d);
@@ -32,26 +38,61 @@ public final class CeilingSelector {
         mismatch = Optional.of(MeasuredProfile.Mismatch.ONE_TUNNEL);
       }
       if (mismatch.isEmpty()) {
-        // A profile stopped by the link measured the NIC, not the datapath.
-        return new Ceiling(measured.getAsDouble(), CeilingSource.PROFILE, profile.limit(d) == Cause.LINK_FULL,
-            new Ceiling.Profile(profile, d), skipped);
+        // A profile stopped by the link measured the NIC, not the datapath: bytes, whatever the packets.
+        boolean link = profile.limit(d) == Cause.LINK_FULL;
+        double bytes = measured.getAsDouble();
+        return new Ceiling(bytes, CeilingSource.PROFILE, link, new Ceiling.Profile(profile, d), skipped)
+            .at(link ? bytes : bytes * PacketSize.scale(o.datapath(), d, o.tunnelMtu(), packet), packet, skipped, cost);
       }
       skipped = Optional.of(new Ceiling.Skipped(mismatch.get(), profile, o, d));
     }
     if (config != null && config.of(d).isPresent()) {
-      return new Ceiling(config.of(d).getAsDouble(), CeilingSource.CONFIG, false, new Ceiling.Config(d), skipped);
+      // The operator's figure, in bytes as they gave it.
+      return new Ceiling(config.of(d).getAsDouble(), CeilingSource.CONFIG, false, new Ceiling.Config(d), skipped)
+          .at(config.of(d).getAsDouble(), packet, skipped, cost);
     }
     ObservedCeiling seen = observed.get(d);
+    if (seen != null) {
+      double from = Double.isNaN(seen.packetBytes()) ? o.tunnelMtu() : seen.packetBytes();
+      return seen.ceiling().at(seen.bytesPerSecond() * PacketSize.scale(o.datapath(), d, from, packet), packet,
+          skipped, cost);
+    }
     // Unknown online cores: the number of cores that reported busy ratios is the next best count.
     // Under a CPU quota the peer has fractional cores: the table is read between its rows.
     double cores = o.onlineCores() > 0 || o.coreBusy().length > 0 ? Classifier.peerCores(o) : 0;
-    Ceiling c = seen != null ? seen.ceiling()
-        : ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d);
-    return new Ceiling(c.bytesPerSecond(), c.source(), c.linkCapped(), c.basis(), skipped);
+    Ceiling reference = ReferenceProfile.ceiling(o.datapath(), cores, o.tunnelMtu(), o.lineRate(), d, packet);
+    double fromCost = CostModel.ceiling(cost, o, d);
+    if (!Double.isNaN(fromCost)) {
+      double line = o.lineRate().isPresent() ? ReferenceProfile.innerLineRate(o.lineRate().getAsDouble(), packet)
+          : Double.POSITIVE_INFINITY;
+      Ceiling c = new Ceiling(Math.min(fromCost, line), CeilingSource.COST, line < fromCost,
+          new Ceiling.Cost(d, o.datapath(), CostModel.spreadCores(o, d)), skipped, packet, cost);
+      // Past the knee kernel decryption stops spreading while cores idle, however cheap each packet: the
+      // reference's upload holds there.
+      boolean knee = o.datapath() == Datapath.KERNEL && d == Direction.UPLOAD
+          && Classifier.peerCores(o) >= ReferenceProfile.KNEE_CORES;
+      if (!(knee && reference.bytesPerSecond() < c.bytesPerSecond())) {
+        return c;
+      }
+    }
+    return reference.at(reference.bytesPerSecond(), packet, skipped, cost);
   }
 
+  /** Both directions' ceilings; see {@link #select}. */
+  public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
+      Map<Direction, ObservedCeiling> observed, CostModel.Estimate cost) {
+    return Direction.each(d -> select(o, profile, config, observed, cost, d));
+  }
+
+  /** Without a cost model: a profile, config, observed or reference ceiling. */
+  public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config,
+      Map<Direction, ObservedCeiling> observed, Direction d) {
+    return select(o, profile, config, observed, CostModel.Estimate.NONE, d);
+  }
+
+  /** Without a cost model: a profile, config, observed or reference ceiling per direction. */
   public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
       Map<Direction, ObservedCeiling> observed) {
-    return Direction.each(d -> select(o, profile, config, observed, d));
+    return selectBoth(o, profile, config, observed, CostModel.Estimate.NONE);
   }
 }

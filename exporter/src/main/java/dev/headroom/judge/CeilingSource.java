@@ -17,6 +17,11 @@ public enum CeilingSource {
    * datapath, usable cores, tunnel MTU and CPU model; kept in the state file under {@code --path.state}.
    */
   OBSERVED,
+  /**
+   * From what each packet costs this peer's datapath, learned from ordinary traffic ({@link CostModel}), under the
+   * same shape as an observed ceiling and kept beside it.
+   */
+  COST,
   /** The built-in reference tables, scaled to this peer's cores, datapath, MTU and NIC. */
   REFERENCE;
 

@@ -48,6 +48,8 @@ public final class Classifier {
   private final Latch cpuSaturated = new Latch();
   /** The userspace datapath is near its plateau in some direction. */
   private final Latch userspacePlateau = new Latch();
+  /** Each direction's spare, held steady over a few samples. */
+  private final Map<Direction, SpareCapacity.Steady> steady = Direction.each(d -> new SpareCapacity.Steady());
   /** The last judgement made on measured rates, held while a rate is unknown. */
   private final Map<Direction, Cause> lastCause = new EnumMap<>(Direction.class);
 
@@ -118,7 +120,8 @@ public final class Classifier {
       causes.replaceAll((d, c) -> c == Cause.ROOM || c == Cause.IDLE ? Cause.CPU_SHARED : c);
     }
     lastCause.putAll(causes);
-    return judgement(o, ceilings, causes, SpareCapacity.of(o, ceilings), usable, peer);
+    Map<Direction, SpareCapacity.Spare> spare = SpareCapacity.of(o, ceilings);
+    return judgement(o, ceilings, causes, Direction.each(d -> steady.get(d).add(spare.get(d))), usable, peer);
   }
 
   /** Each direction's rate against its ceiling with its cause, and the advice that follows. */

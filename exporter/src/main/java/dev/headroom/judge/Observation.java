@@ -37,6 +37,8 @@ import java.util.OptionalDouble;
  * @param flowCapBytesPerSecond   the underlay's single-flow cap ({@code --underlay.flow-cap}); NaN when none
  * @param jumboPath               the path carries jumbo frames end to end (the operator said so, or every active
  *                                tunnel's endpoint is a private address on a jumbo underlay)
+ * @param downloadPacketsPerSecond tunnel TX packets per second; NaN when unknown
+ * @param uploadPacketsPerSecond   tunnel RX packets per second; NaN when unknown
  */
 public record Observation(
     Datapath datapath,
@@ -56,7 +58,9 @@ public record Observation(
     double hottestTunnelUploadBytesPerSecond,
     double cpuQuotaCores,
     double flowCapBytesPerSecond,
-    boolean jumboPath) {
+    boolean jumboPath,
+    double downloadPacketsPerSecond,
+    double uploadPacketsPerSecond) {
 
   /** NetBird's default tunnel MTU. */
   public static final int DEFAULT_TUNNEL_MTU = 1280;
@@ -81,6 +85,8 @@ public record Observation(
     requireRate("datapathCpuLimitCores", datapathCpuLimitCores);
     requireRate("cpuQuotaCores", cpuQuotaCores);
     requireRate("flowCapBytesPerSecond", flowCapBytesPerSecond);
+    requireRate("downloadPacketsPerSecond", downloadPacketsPerSecond);
+    requireRate("uploadPacketsPerSecond", uploadPacketsPerSecond);
     coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
     for (double b : coreBusy) {
       if (Double.isNaN(b) || b < 0) {
@@ -109,6 +115,31 @@ public record Observation(
   /** Tunnel throughput in a direction, bytes/s; NaN when the sampler could not measure it. */
   public double throughput(Direction d) {
     return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+  }
+
+  /** Tunnel packets per second in a direction; NaN when unknown. */
+  public double packetRate(Direction d) {
+    return d == Direction.DOWNLOAD ? downloadPacketsPerSecond : uploadPacketsPerSecond;
+  }
+
+  /** The mean size of the packets a direction carried, bytes; NaN when unknown or none moved. */
+  public double meanPacketBytes(Direction d) {
+    double p = packetRate(d);
+    return p > 0 && !Double.isNaN(throughput(d)) ? throughput(d) / p : Double.NaN;
+  }
+
+  /**
+   * The packet size a direction's ceiling is read at: the mean size it carries, when it carries at least
+   * {@link PacketSize#COMPANION_SHARE} of the tunnel's bytes; else (idle, unknown, or only the other direction's
+   * ACKs) full packets of the tunnel MTU, as bulk traffic would send. Never above the tunnel MTU.
+   */
+  public double carriedPacketBytes(Direction d) {
+    double mean = meanPacketBytes(d);
+    double total = totalThroughput();
+    if (Double.isNaN(mean) || !(total > 0) || throughput(d) / total < PacketSize.COMPANION_SHARE) {
+      return tunnelMtu;
+    }
+    return Math.max(PacketSize.MIN_PACKET_BYTES, Math.min(tunnelMtu, mean));
   }
 
   /** Utilization of the underlay side that carries a direction: download leaves by transmit, upload arrives by receive. */
@@ -180,7 +211,9 @@ public record Observation(
         && Double.compare(hottestTunnelUploadBytesPerSecond, x.hottestTunnelUploadBytesPerSecond) == 0
         && Double.compare(cpuQuotaCores, x.cpuQuotaCores) == 0
         && Double.compare(flowCapBytesPerSecond, x.flowCapBytesPerSecond) == 0
-        && jumboPath == x.jumboPath;
+        && jumboPath == x.jumboPath
+        && Double.compare(downloadPacketsPerSecond, x.downloadPacketsPerSecond) == 0
+        && Double.compare(uploadPacketsPerSecond, x.uploadPacketsPerSecond) == 0;
   }
 
   @Override
@@ -189,7 +222,7 @@ public record Observation(
         downloadBytesPerSecond, uploadBytesPerSecond, underlayTransmitUtilization, underlayReceiveUtilization,
         Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores, datapathAllowedBusy,
         hottestTunnelDownloadBytesPerSecond, hottestTunnelUploadBytesPerSecond, cpuQuotaCores, flowCapBytesPerSecond,
-        jumboPath);
+        jumboPath, downloadPacketsPerSecond, uploadPacketsPerSecond);
   }
 
   @Override
@@ -200,7 +233,7 @@ public record Observation(
         + ", busy=" + Arrays.toString(coreBusy) + ", datapathCpu=" + datapathCpuCores + "/" + datapathCpuLimitCores
         + ", allowedBusy=" + datapathAllowedBusy
         + ", hottest=" + hottestTunnelDownloadBytesPerSecond + "/" + hottestTunnelUploadBytesPerSecond
-        + ", quota=" + cpuQuotaCores + ", flowCap=" + flowCapBytesPerSecond + ", jumboPath=" + jumboPath + "]";
+        + ", quota=" + cpuQuotaCores + ", flowCap=" + flowCapBytesPerSecond + ", jumboPath=" + jumboPath + ", packets=" + downloadPacketsPerSecond + "/" + uploadPacketsPerSecond + "]";
   }
 
   /** Builds an {@link Observation}; not thread-safe, use one per sample. */
@@ -223,6 +256,8 @@ public record Observation(
     private double cpuQuota = Double.NaN;
     private double flowCap = Double.NaN;
     private boolean jumboPath;
+    private double downPackets = Double.NaN;
+    private double upPackets = Double.NaN;
 
     private Builder(Datapath datapath, int onlineCores) {
       this.datapath = datapath;
@@ -249,11 +284,13 @@ public record Observation(
     public Builder flowCap(double bytesPerSecond) { flowCap = bytesPerSecond; return this; }
     /** The path carries jumbo frames end to end. */
     public Builder jumboPath(boolean v) { jumboPath = v; return this; }
+    /** Tunnel packets per second per direction; NaN when unknown. */
+    public Builder packets(double down, double up) { downPackets = down; upPackets = up; return this; }
 
     public Observation build() {
       return new Observation(datapath, onlineCores, tunnelMtu, underlayMtu, lineRate, download, upload,
           txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, allowedBusy, hottestDown, hottestUp,
-          cpuQuota, flowCap, jumboPath);
+          cpuQuota, flowCap, jumboPath, downPackets, upPackets);
     }
   }
 }

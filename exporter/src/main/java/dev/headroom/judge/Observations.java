@@ -30,6 +30,7 @@ public final class Observations {
         .underlayMtu(s.underlay().present() ? s.underlay().mtu() : 0)
         // An unmeasured rate stays unknown (NaN): the classifier holds its last verdict rather than read it as idle.
         .throughput(s.throughput(Direction.DOWNLOAD), s.throughput(Direction.UPLOAD))
+        .packets(s.packetRate(Direction.DOWNLOAD), s.packetRate(Direction.UPLOAD))
         .underlayUtilization(s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD))
         .coreBusy(busy)
         .datapathCpuCores(s.datapathCores())

@@ -14,8 +14,11 @@ import java.util.Optional;
  * @param bytesPerSecond the episode's sustained rate (the median of its sample rates), inner bytes/s
  * @param learnedAt      when the episode's last sample was taken
  * @param episodeSeconds how long the episode had lasted then
+ * @param packetBytes    the mean packet size the episode carried ({@link Observation#carriedPacketBytes}); NaN when
+ *                       not recorded (read as full packets of the tunnel MTU)
  */
-public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double episodeSeconds, From from) {
+public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double episodeSeconds, From from,
+    double packetBytes) {
 
   /** What an episode was: the kind of evidence behind an observed ceiling. */
   public enum From {
@@ -44,6 +47,11 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
     if (!(episodeSeconds >= 0) || Double.isInfinite(episodeSeconds)) {
       throw new IllegalArgumentException("episodeSeconds must be >= 0, got " + episodeSeconds);
     }
+  }
+
+  /** A ceiling whose packet size was not recorded. */
+  public ObservedCeiling(double bytesPerSecond, Instant learnedAt, double episodeSeconds, From from) {
+    this(bytesPerSecond, learnedAt, episodeSeconds, from, Double.NaN);
   }
 
   /** As the ceiling in use, with this as its basis. */

@@ -59,14 +59,24 @@ public final class ReferenceProfile {
   static final double KERNEL_JUMBO_UPLOAD_FACTOR = 66.0 / 15.0;
   static final double USERSPACE_JUMBO_FACTOR = 2.5;
 
-  /** The ceiling for a peer of this shape, from the tables alone. */
+  /** The ceiling for a peer of this shape, from the tables alone, for full packets of the tunnel MTU. */
   public static Ceiling ceiling(Datapath datapath, double onlineCores, int tunnelMtu,
       OptionalDouble lineRateBytesPerSecond, Direction direction) {
+    return ceiling(datapath, onlineCores, tunnelMtu, lineRateBytesPerSecond, direction, tunnelMtu);
+  }
+
+  /**
+   * The ceiling for a peer of this shape, from the tables alone, for packets of {@code packetBytes}: the tables were
+   * measured with full packets of the tunnel MTU ({@link PacketSize}).
+   */
+  public static Ceiling ceiling(Datapath datapath, double onlineCores, int tunnelMtu,
+      OptionalDouble lineRateBytesPerSecond, Direction direction, double packetBytes) {
     double factor = jumboFactor(datapath, tunnelMtu, direction);
-    double bytes = Units.bytesPerSecond(tableGbps(datapath, onlineCores, direction) * factor);
+    double bytes = Units.bytesPerSecond(tableGbps(datapath, onlineCores, direction) * factor)
+        * PacketSize.scale(datapath, direction, tunnelMtu, packetBytes);
     OptionalDouble cappedBy = OptionalDouble.empty();
-    if (lineRateBytesPerSecond.isPresent() && innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu) < bytes) {
-      bytes = innerLineRate(lineRateBytesPerSecond.getAsDouble(), tunnelMtu);
+    if (lineRateBytesPerSecond.isPresent() && innerLineRate(lineRateBytesPerSecond.getAsDouble(), packetBytes) < bytes) {
+      bytes = innerLineRate(lineRateBytesPerSecond.getAsDouble(), packetBytes);
       cappedBy = lineRateBytesPerSecond;
     }
     return new Ceiling(bytes, CeilingSource.REFERENCE, cappedBy.isPresent(),
@@ -129,9 +139,9 @@ public final class ReferenceProfile {
     return datapath == Datapath.NETSTACK ? g * NETSTACK_SHARE_OF_USERSPACE : g;
   }
 
-  /** Inner (tunnel) bytes/s that fit in a line rate when every packet is a full tunnel MTU plus 74 bytes. */
-  public static double innerLineRate(double lineRateBytesPerSecond, int tunnelMtu) {
-    return lineRateBytesPerSecond * tunnelMtu / (tunnelMtu + UNDERLAY_OVERHEAD_BYTES);
+  /** Inner (tunnel) bytes/s that fit in a line rate when every packet carries {@code packetBytes} plus 74 bytes. */
+  public static double innerLineRate(double lineRateBytesPerSecond, double packetBytes) {
+    return lineRateBytesPerSecond * packetBytes / (packetBytes + UNDERLAY_OVERHEAD_BYTES);
   }
 
   static double interpolate(double[] xs, double[] ys, double x) {

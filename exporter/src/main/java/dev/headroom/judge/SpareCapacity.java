@@ -10,10 +10,10 @@ import java.util.Map;
  * How much more of each direction the peer can carry now, given what the other direction already costs. The
  * model (docs/verdict.md, "Spare capacity"): where the cores are the limit the two directions share them, so the
  * fractions of the ceilings add ({@code down/ceil_down + up/ceil_up} reaches about 1 at saturation); the share of
- * the CPU in use is that sum or the measured busy share of the usable cores, whichever is larger; the CPU's spare
- * is what is left of it, in this direction's ceiling. Where the datapath's own CPU is measured and it spends more
- * per byte than the ceilings assume (a slower CPU than the table's, a datapath confined to fewer cores), the
- * ceilings are scaled down to what that cost allows before the spare is read from them. The spare is also held by the direction's own limit (its
+ * the CPU in use is that sum, the measured busy share of the usable cores or the datapath's own share of them,
+ * whichever is largest; the CPU's spare is what is left of it, in this direction's ceiling. The ceilings are the
+ * ones the verdict reads (a {@code cost} ceiling already prices what a packet costs this CPU), so the spare and the
+ * utilization beside it never disagree. The spare is also held by the direction's own limit (its
  * ceiling minus its rate: the decrypt knee, the userspace plateau, a NIC-capped ceiling) and by the underlay's room
  * on the side that carries it, less the WireGuard headers. Past the kernel knee (more than
  * {@value ReferenceProfile#KNEE_CORES} cores) the fractions do not add: upload stops spreading over cores while
@@ -56,9 +56,6 @@ public final class SpareCapacity {
     public static final Spare UNKNOWN = new Spare(Double.NaN, Bound.UNKNOWN, Double.NaN);
   }
 
-  /** The datapath's share of its cores from which its CPU per byte is taken as its cost, not as fixed overhead. */
-  static final double MIN_DATAPATH_SHARE = 0.1;
-
   /**
    * The spare of one direction.
    *
@@ -79,25 +76,17 @@ public final class SpareCapacity {
     double own = rate / ceiling;
     double other = otherRate / otherCeiling;
     double sum = own + other;
-    // The CPU the datapath itself spends on these bytes, when more than the ceilings say they cost: the ceilings
-    // are too high for this CPU by that ratio (its own CPU, so other work on the peer does not enter the cost).
-    double scale = 1;
-    if (fractionsAdd && !Double.isNaN(datapathShare) && datapathShare >= MIN_DATAPATH_SHARE && sum > 0
-        && datapathShare > sum) {
-      scale = sum / datapathShare;
-    }
-    double effective = ceiling * scale;
     // Past the knee each direction has its own limit and the CPU is read from the cores; without a CPU reading
     // the larger fraction is the least the CPU can be carrying.
-    double load = fractionsAdd ? sum / scale : Double.isNaN(busyShare) ? Math.max(own, other) : 0;
+    double load = fractionsAdd ? sum : Double.isNaN(busyShare) ? Math.max(own, other) : 0;
     if (!Double.isNaN(busyShare)) {
       load = Math.max(load, busyShare);
     }
     if (!Double.isNaN(datapathShare)) {
       load = Math.max(load, datapathShare);
     }
-    double cpu = Math.max(0, 1 - load) * effective;
-    double ownLimit = Math.max(0, effective - rate);
+    double cpu = Math.max(0, 1 - load) * ceiling;
+    double ownLimit = Math.max(0, ceiling - rate);
     double spare = cpu;
     Bound bound = Bound.CPU;
     if (ownLimit < spare) {
@@ -110,6 +99,40 @@ public final class SpareCapacity {
     }
     return new Spare(spare, bound, load);
   }
+
+  /**
+   * A spare held steady over the last {@link #STEADY_SAMPLES} samples: one second's CPU reading moves with the
+   * scheduler (a process's ticks land in one second or the next), the room an operator acts on does not. The bound
+   * is the latest sample's. Not thread-safe: one per direction, fed by the sampling thread.
+   */
+  static final class Steady {
+    private final double[] spare = new double[STEADY_SAMPLES];
+    private final double[] load = new double[STEADY_SAMPLES];
+    private int n;
+    private int next;
+
+    Spare add(Spare s) {
+      if (Double.isNaN(s.bytesPerSecond())) {
+        n = 0; // an unknown spare starts the window over: a mean across it would mix two peers
+        return s;
+      }
+      spare[next] = s.bytesPerSecond();
+      load[next] = s.load();
+      next = (next + 1) % STEADY_SAMPLES;
+      n = Math.min(n + 1, STEADY_SAMPLES);
+      double sumSpare = 0;
+      double sumLoad = 0;
+      for (int i = 0; i < n; i++) {
+        int k = (next - 1 - i + STEADY_SAMPLES) % STEADY_SAMPLES;
+        sumSpare += spare[k];
+        sumLoad += load[k];
+      }
+      return new Spare(sumSpare / n, s.bound(), sumLoad / n);
+    }
+  }
+
+  /** Samples a steady spare is taken over: a few seconds at the default interval. */
+  static final int STEADY_SAMPLES = 3;
 
   /** Both directions' spare for a sample judged against these ceilings. */
   public static Map<Direction, Spare> of(Observation o, Map<Direction, Ceiling> ceilings) {

@@ -17,8 +17,8 @@ import java.util.Optional;
 
 /**
  * The file under {@code --path.state} that keeps observed ceilings across restarts: JSON naming its format, the
- * {@link PeerShape} the ceilings were learned under, and per direction the rate, when and from how long an
- * episode. Written whole to a temporary file and renamed over the old one, so a crash leaves the old file or the
+ * {@link PeerShape} the ceilings were learned under, per direction the rate, when, from how long an episode and at
+ * what packet size, and the {@link CostModel}'s running sums. Written whole to a temporary file and renamed over the old one, so a crash leaves the old file or the
  * new, never half of one. A file that is not this format (corrupt, truncated, someone else's) is refused with
  * an {@link IOException} saying why; the caller logs it and starts learning afresh.
  *
@@ -36,12 +36,19 @@ public final class StateFile {
    * What the file holds.
    *
    * @param shape    the shape the ceilings were learned under; null when none was seen yet
+   * @param cost     the cost model's sums under that shape ({@link CostModel.Sums#EMPTY} for none)
    */
-  public record Contents(PeerShape shape, Map<Direction, ObservedCeiling> ceilings) {
+  public record Contents(PeerShape shape, Map<Direction, ObservedCeiling> ceilings, CostModel.Sums cost) {
     public Contents {
       EnumMap<Direction, ObservedCeiling> m = new EnumMap<>(Direction.class);
       m.putAll(ceilings);
       ceilings = java.util.Collections.unmodifiableMap(m);
+      cost = cost == null ? CostModel.Sums.EMPTY : cost;
+    }
+
+    /** Observed ceilings with no cost learned. */
+    public Contents(PeerShape shape, Map<Direction, ObservedCeiling> ceilings) {
+      this(shape, ceilings, CostModel.Sums.EMPTY);
     }
   }
 
@@ -99,14 +106,42 @@ public final class StateFile {
       } catch (DateTimeParseException e) {
         throw problem(file, key + ".learned_at is not a UTC time like 2026-12-01T20:30:00Z");
       }
+      // Files written before packet sizes were recorded have none: read as full packets.
+      double packet = c.get("packet_bytes") == null ? Double.NaN : number(file, c, key + ".packet_bytes");
+      if (!Double.isNaN(packet) && !(packet > 0)) {
+        throw problem(file, key + ".packet_bytes must be positive, got " + packet);
+      }
       try {
         ceilings.put(d, new ObservedCeiling(number(file, c, key + ".bytes_per_second"), at,
-            number(file, c, key + ".episode_seconds"), from));
+            number(file, c, key + ".episode_seconds"), from, packet));
       } catch (IllegalArgumentException e) {
         throw problem(file, key + ": " + e.getMessage());
       }
     }
-    return new Contents(shape, ceilings);
+    return new Contents(shape, ceilings, root.get("cost") == null ? CostModel.Sums.EMPTY : cost(file, root));
+  }
+
+  private static CostModel.Sums cost(Path file, Map<String, Object> root) throws IOException {
+    Map<String, Object> c = map(file, root, "cost");
+    double[] v = new double[COST_KEYS.length];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = number(file, c, "cost." + COST_KEYS[i]);
+    }
+    try {
+      return new CostModel.Sums(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+          v[13]);
+    } catch (IllegalArgumentException e) {
+      throw problem(file, "cost: " + e.getMessage());
+    }
+  }
+
+  /** The cost model's sums under these keys, in {@link CostModel.Sums}'s order. */
+  private static final String[] COST_KEYS = {"weight", "down_down", "down_up", "up_up", "cpu_down", "cpu_up",
+      "cpu_cpu", "cpu", "down", "up", "bytes_down", "bytes_up", "seconds", "fixed_cores"};
+
+  private static double[] values(CostModel.Sums s) {
+    return new double[] {s.w(), s.dd(), s.du(), s.uu(), s.yd(), s.yu(), s.yy(), s.y(), s.d(), s.u(), s.bytesDown(),
+        s.bytesUp(), s.seconds(), s.fixedCores()};
   }
 
   /** Writes the contents atomically (temporary file, then rename); the directory must exist. */
@@ -122,9 +157,22 @@ public final class StateFile {
       ObservedCeiling o = e.getValue();
       w.name(e.getKey().label()).object().field("bytes_per_second", o.bytesPerSecond())
           .field("learned_at", o.learnedAt().toString()).field("episode_seconds", o.episodeSeconds())
-          .field("from", o.from().label()).end();
+          .field("from", o.from().label());
+      if (!Double.isNaN(o.packetBytes())) {
+        w.field("packet_bytes", o.packetBytes());
+      }
+      w.end();
     }
-    w.end().end();
+    w.end();
+    if (c.cost().w() > 0 || c.cost().fixedCores() > 0) {
+      w.name("cost").object();
+      double[] v = values(c.cost());
+      for (int i = 0; i < v.length; i++) {
+        w.field(COST_KEYS[i], v[i]);
+      }
+      w.end();
+    }
+    w.end();
     ProfileFile.replace(file.toAbsolutePath(), w + "\n");
   }
 

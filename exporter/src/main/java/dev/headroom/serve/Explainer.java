@@ -8,13 +8,16 @@ import dev.headroom.judge.Advice;
 import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.Cause;
 import dev.headroom.judge.Ceiling;
+import dev.headroom.judge.CeilingSource;
 import dev.headroom.judge.Classifier;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Ground;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.Observation;
 import dev.headroom.judge.ObservedCeiling;
+import dev.headroom.judge.PacketSize;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ReferenceProfile;
 import dev.headroom.judge.SpareCapacity;
@@ -24,6 +27,7 @@ import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -147,13 +151,49 @@ public final class Explainer {
           + ProfileFile.limitLabel(m.limit(p.direction())) + m.when().map(t -> ", at " + t).orElse("");
     } else if (c.basis() instanceof Ceiling.Config k) {
       text = "config: ceiling." + k.direction().label() + " = " + gbpsText(c.bytesPerSecond());
+    } else if (c.basis() instanceof Ceiling.Cost k) {
+      text = costText(c, k);
     } else {
       ObservedCeiling o = ((Ceiling.Observed) c.basis()).seen();
       text = "observed: " + gbpsText(o.bytesPerSecond()) + " sustained for " + Units.durationText(o.episodeSeconds())
           + (o.from() == ObservedCeiling.From.CPU_SATURATED ? " with the CPU saturated"
               : " above the ceiling it was read against") + ", learned " + o.learnedAt().truncatedTo(ChronoUnit.SECONDS);
     }
+    if (c.source() == CeilingSource.REFERENCE && c.cost() != CostModel.Estimate.NONE) {
+      text += "; " + costPendingText(c.cost());
+    }
     return text + c.skipped().map(k -> " (" + skippedText(k) + ")").orElse("");
+  }
+
+  /**
+   * A cost ceiling's basis: "cost: 21.4 µs of CPU per download packet (1,240 bytes), over 1 core (0.02 idle), learned
+   * at 0.24 Gbps download, 0.01 Gbps upload over 3m 10s of load; fit ±9 %; directions not told apart: upload at
+   * the reference's 0.88 x".
+   */
+  private static String costText(Ceiling c, Ceiling.Cost k) {
+    CostModel.Estimate e = c.cost();
+    Direction d = k.direction();
+    double perPacket = e.cost(d) * PacketSize.units(k.datapath(), d, c.packetBytes());
+    return "cost: " + num(perPacket * 1e6, 2) + " µs of CPU per " + d.label() + " packet ("
+        + String.format(Locale.ROOT, "%,.0f", c.packetBytes()) + " bytes), over " + num(k.cores(), 2)
+        + (k.cores() == 1 ? " core" : " cores") + " (" + num(e.fixedCores(), 2) + " at idle), learned at "
+        + gbpsText(e.meanRate().getOrDefault(Direction.DOWNLOAD, 0.0)) + " download and "
+        + gbpsText(e.meanRate().getOrDefault(Direction.UPLOAD, 0.0)) + " upload over "
+        + Units.durationText(e.seconds()) + " of load; fit ±" + pct(e.fitError())
+        + (e.apart() ? "; decrypt costs " + num(e.ratio(), 2) + " x encrypt"
+            : "; directions not told apart: decrypt at the reference's " + num(e.referenceRatio(), 2) + " x encrypt");
+  }
+
+  /** Why the cost model gives no ceiling yet. */
+  private static String costPendingText(CostModel.Estimate e) {
+    return switch (e.shortfall()) {
+      case NONE -> "cost learned, not used";
+      case NO_CPU -> "no cost ceiling: the datapath's CPU is not measured";
+      case LEARNING -> "cost ceiling after " + Units.durationText(e.neededSeconds()) + " of load (so far "
+          + Units.durationText(e.seconds()) + ")";
+      case SCATTERED -> "no cost ceiling: the datapath's CPU scatters ±" + pct(e.fitError()) + " around any cost (at most ±"
+          + pct(CostModel.MAX_FIT_ERROR) + ")";
+    };
   }
 
   private static String skippedText(Ceiling.Skipped k) {

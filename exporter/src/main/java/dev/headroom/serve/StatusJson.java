@@ -2,6 +2,7 @@ package dev.headroom.serve;
 
 import dev.headroom.json.JsonWriter;
 import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
@@ -51,6 +52,21 @@ public final class StatusJson {
           .field("sustained_bytes_per_second", b.sustainedBytesPerSecond())
           .field("seconds", b.seconds()).field("at", b.at().toString()).end();
     }
+  }
+
+  /** What the cost model has learned: the costs, whether they are used, and the evidence behind them. */
+  private static void cost(JsonWriter w, CostModel.Estimate e) {
+    w.name("cost").object().field("learned", e.usable())
+        .field("why", e.usable() ? null : e.shortfall().label())
+        .field("directions_apart", e.apart());
+    for (Direction d : Direction.values()) {
+      w.name(d.label()).object().field("cpu_seconds_per_packet", e.cost(d))
+          .field("learned_at_bytes_per_second", e.meanRate().getOrDefault(d, Double.NaN)).end();
+    }
+    w.field("decrypt_encrypt_ratio", e.ratio()).field("reference_decrypt_encrypt_ratio", e.referenceRatio())
+        .field("fixed_cores", e.fixedCores()).field("mean_cores", e.meanCores()).field("seconds", e.seconds())
+        .field("needed_seconds", e.neededSeconds()).field("fit_error", e.fitError())
+        .field("max_fit_error", CostModel.MAX_FIT_ERROR).end();
   }
 
   public static String render(Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready) {
@@ -129,6 +145,8 @@ public final class StatusJson {
             .field("reason", Explainer.reason(j, d))
             .field("ceiling_bytes_per_second", ceiling)
             .field("ceiling_gbps", Units.gbps(ceiling))
+            .field("ceiling_packets_per_second", dj.ceiling().packetsPerSecond())
+            .field("ceiling_packet_bytes", dj.ceiling().packetBytes())
             .field("ceiling_source", dj.ceiling().source().label())
             .field("ceiling_basis", Explainer.basis(dj.ceiling()))
             .field("utilization", dj.utilization())
@@ -150,6 +168,7 @@ public final class StatusJson {
       w.end();
       w.field("usable_cores", j.usableCores());
       w.end();
+      cost(w, j.of(Direction.DOWNLOAD).ceiling().cost());
     }
     CensusSnapshot c = s.census();
     if (c != null) {

@@ -2,6 +2,7 @@ package dev.headroom.serve;
 
 import dev.headroom.judge.Advice;
 import dev.headroom.judge.CeilingSource;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Verdict;
 import dev.headroom.sample.Direction;
@@ -18,8 +19,12 @@ import java.util.stream.Stream;
  */
 final class VerdictMetrics {
   static final Family CEILING = Family.gauge("headroom_ceiling_bytes_per_second", "The ceiling in use for the direction.");
+  static final Family CEILING_PACKETS = Family.gauge("headroom_ceiling_packets_per_second",
+      "The ceiling in packets per second, at the packet size the direction carries now.");
   static final Family CEILING_SOURCE = Family.gauge("headroom_ceiling_source",
-      "Where the ceiling comes from: profile (measured here), config, observed (learned from this peer's own saturation), or the reference tables.");
+      "Where the ceiling comes from: profile (measured here), config, observed (learned from this peer's own saturation), cost (from what each packet costs this peer's CPU), or the reference tables.");
+  static final Family COST = Family.gauge("headroom_cost_cpu_seconds_per_packet",
+      "CPU seconds the datapath spends on one 1280-byte packet of the direction, learned from its traffic (absent until learned).");
   static final Family UTILIZATION = Family.gauge("headroom_utilization_ratio", "Tunnel throughput over the ceiling.");
   static final Family PEAK_UTILIZATION = Family.gauge("headroom_peak_utilization_ratio",
       "Sliding-window peak throughput over the ceiling.");
@@ -45,6 +50,9 @@ final class VerdictMetrics {
     for (Direction d : Direction.values()) {
       double ceiling = j.of(d).ceiling().bytesPerSecond();
       f.gauge(CEILING, ceiling, "direction", d.label());
+      f.gauge(CEILING_PACKETS, j.of(d).ceiling().packetsPerSecond(), "direction", d.label());
+      CostModel.Estimate cost = j.of(d).ceiling().cost();
+      f.gauge(COST, cost.usable() ? cost.cost(d) : Double.NaN, "direction", d.label());
       f.stateSet(CEILING_SOURCE, "source", SOURCES, Set.of(j.of(d).ceiling().source().label()), "direction", d.label());
       f.gauge(UTILIZATION, j.of(d).utilization(), "direction", d.label());
       f.gauge(PEAK_UTILIZATION, ceiling > 0 ? s.peak(d) / ceiling : Double.NaN, "direction", d.label());

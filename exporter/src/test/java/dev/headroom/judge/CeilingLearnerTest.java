@@ -34,7 +34,7 @@ class CeilingLearnerTest {
     int saves;
 
     Loop(StateFile.Contents restored, ConfigCeilings config, String cpu) {
-      learner = new CeilingLearner(LEARN_AFTER, Thresholds.defaults(), cpu, restored);
+      learner = new CeilingLearner(LEARN_AFTER, java.time.Duration.ofMinutes(1), Thresholds.defaults(), cpu, restored);
       this.config = config;
     }
 
@@ -233,7 +233,7 @@ class CeilingLearnerTest {
   void anEpisodeOfHoursKeepsItsMemoryBounded() {
     CeilingLearner.Episode e = new CeilingLearner.Episode();
     for (int i = 0; i < 100_000; i++) {
-      e.feed(true, i * 1_000_000_000L, i < 50_000 ? 1.0 : 3.0, Double.NaN);
+      e.feed(true, i * 1_000_000_000L, i < 50_000 ? 1.0 : 3.0, Double.NaN, 1280);
     }
     double m = e.median();
     assertTrue(m == 1.0 || m == 3.0 || m == 2.0, "median of two equal halves, decimated: " + m);

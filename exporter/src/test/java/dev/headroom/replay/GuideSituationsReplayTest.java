@@ -166,7 +166,8 @@ class GuideSituationsReplayTest {
     assertTrue(s.number("verdict", "upload", "utilization") >= 0.8, s.status().toString());
     // Decryption stops spreading but encryption does not: upload's spare is its own ceiling's, download keeps the idle cores'.
     assertEquals("ceiling", s.text("verdict", "upload", "spare_bound"));
-    assertEquals(15.0 - s.number("tunnel", "upload", "gbps"), s.number("verdict", "upload", "spare_gbps"), 1e-6,
+    // Taken over the last few samples (a steady spare), so within a few percent of this sample's rate's.
+    assertEquals(15.0 - s.number("tunnel", "upload", "gbps"), s.number("verdict", "upload", "spare_gbps"), 0.05,
         s.status().toString());
     assertTrue(s.number("verdict", "download", "spare_gbps") > 15, s.status().toString());
   }
@@ -313,12 +314,13 @@ class GuideSituationsReplayTest {
         Expect.of("headroom", "room", "headroom", "room", "none/both/room"));
     assertEquals(20.0, s.number("verdict", "download", "ceiling_gbps"), 1e-9);
     assertEquals(15.0, s.number("verdict", "upload", "ceiling_gbps"), 1e-9);
-    // The model on the very rates this sample measured, and on the situation's own figures within rate noise.
+    // The model on the rates this sample measured (the spare is held over the last few samples: within a hundredth),
+    // and on the situation's own figures within rate noise.
     double down = s.number("tunnel", "download", "gbps");
     double up = s.number("tunnel", "upload", "gbps");
     double left = 1 - down / 20 - up / 15;
-    assertEquals(left * 20, s.number("verdict", "download", "spare_gbps"), 1e-6, s.status().toString());
-    assertEquals(left * 15, s.number("verdict", "upload", "spare_gbps"), 1e-6, s.status().toString());
+    assertEquals(left * 20, s.number("verdict", "download", "spare_gbps"), 0.01 * left * 20, s.status().toString());
+    assertEquals(left * 15, s.number("verdict", "upload", "spare_gbps"), 0.01 * left * 15, s.status().toString());
     // Within a tenth: a loaded test machine paces the fixture's counters a few percent slow.
     assertEquals(20 * 5.0 / 12, s.number("verdict", "download", "spare_gbps"), 0.1 * 20 * 5.0 / 12,
         "~8.3 Gbps more download");

@@ -47,6 +47,8 @@ final class ReplayPeer implements AutoCloseable {
   private final String statTail;
   private final Path datapathStatFile;
   private int tunnelMtu = 1280;
+  /** The size of the tunnel's packets (both directions); the tunnel MTU unless set. */
+  private int packetBytes;
   private boolean tunnel = true;
   private Load load;
   private long t0;
@@ -93,6 +95,15 @@ final class ReplayPeer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * The size of the packets the tunnel carries from the next {@link #start} on (full packets of the tunnel MTU
+   * until set): the same bytes in more, smaller packets.
+   */
+  synchronized ReplayPeer packets(int bytes) {
+    packetBytes = bytes;
+    return this;
+  }
+
   ReplayPeer tunnelMtu(int mtu) {
     tunnelMtu = mtu;
     tree.write(tree.netFile("wt0", "mtu"), mtu + "\n");
@@ -123,7 +134,9 @@ final class ReplayPeer implements AutoCloseable {
     }
     this.base = new long[] {
         tunnel ? tree.counter("wt0", "tx_bytes") : 0, tunnel ? tree.counter("wt0", "rx_bytes") : 0,
-        tree.counter("eth0", "tx_bytes"), tree.counter("eth0", "rx_bytes")};
+        tree.counter("eth0", "tx_bytes"), tree.counter("eth0", "rx_bytes"),
+        tunnel ? tree.counter("wt0", "tx_packets") : 0, tunnel ? tree.counter("wt0", "rx_packets") : 0,
+        tree.counter("eth0", "tx_packets"), tree.counter("eth0", "rx_packets")};
     this.datapathStat = tree.read(datapathStatFile).strip().split(" ");
     this.load = load;
     this.t0 = System.nanoTime();
@@ -141,12 +154,13 @@ final class ReplayPeer implements AutoCloseable {
       return now;
     }
     double s = (now - t0) / 1e9;
+    int packet = packetBytes > 0 ? packetBytes : tunnelMtu;
     if (tunnel) {
-      set("wt0", base[0], load.downGbps(), s, tunnelMtu, "tx");
-      set("wt0", base[1], load.upGbps(), s, tunnelMtu, "rx");
+      set("wt0", base[0], base[4], load.downGbps(), s, packet, "tx");
+      set("wt0", base[1], base[5], load.upGbps(), s, packet, "rx");
     }
-    set("eth0", base[2], load.underlayTxGbps(), s, tunnelMtu + 74, "tx");
-    set("eth0", base[3], load.underlayRxGbps(), s, tunnelMtu + 74, "rx");
+    set("eth0", base[2], base[6], load.underlayTxGbps(), s, packet + 74, "tx");
+    set("eth0", base[3], base[7], load.underlayRxGbps(), s, packet + 74, "rx");
     writeCpu(load.busy(), s);
     String[] f = datapathStat.clone();
     f[datapathField] = Long.toString(Long.parseLong(f[datapathField]) + (long) (load.datapathCores() * s * HZ));
@@ -154,10 +168,12 @@ final class ReplayPeer implements AutoCloseable {
     return now;
   }
 
-  private void set(String iface, long base, double gbps, double seconds, int packetBytes, String side) {
-    long bytes = (long) (gbps * 1e9 / 8 * seconds);
+  private void set(String iface, long base, long basePackets, double gbps, double seconds, int packetBytes,
+      String side) {
+    // Whole packets: every interval's bytes over its packets is the packet size exactly.
+    long bytes = (long) (gbps * 1e9 / 8 * seconds) / packetBytes * packetBytes;
     tree.setCounter(iface, side + "_bytes", base + bytes);
-    tree.setCounter(iface, side + "_packets", bytes / packetBytes);
+    tree.setCounter(iface, side + "_packets", basePackets + bytes / packetBytes);
   }
 
   /** Rewrites /proc/stat: each core has been {@code busy} (user time) for that share of {@code seconds}. */
