@@ -114,7 +114,8 @@ public final class SizeCommand implements Callable<Integer> {
     Path profileFile;
     @Option(names = "--capacity-source", paramLabel = "S",
         description = "with --from-prometheus: 'observed' takes one peer's capacity from the ceilings the peers"
-            + " learned from their own saturation (headroom_ceiling_source observed), the lowest of them")
+            + " learned from their own saturation (headroom_ceiling_source observed), the lowest of them; 'learned'"
+            + " also from the ceilings their CPU cost per packet gives (observed or cost)")
     String observed;
   }
 
@@ -156,8 +157,8 @@ public final class SizeCommand implements Callable<Integer> {
     atLeast(perNetwork, 1, "--peers-per-network");
     positive(perUserMbps, "--per-user-mbps");
     positive(capacity.gbps, "--capacity-gbps");
-    if (capacity.observed != null && !capacity.observed.trim().equals("observed")) {
-      throw usage("--capacity-source can only be 'observed', got '" + capacity.observed + "'");
+    if (capacity.observed != null && !List.of("observed", "learned").contains(capacity.observed.trim())) {
+      throw usage("--capacity-source can only be 'observed' or 'learned', got '" + capacity.observed + "'");
     }
     boolean observe = prometheus != null;
     if (observe) {
@@ -258,17 +259,23 @@ public final class SizeCommand implements Callable<Integer> {
               + " rate(_sum) / rate(_count) of headroom_tunnel_rate_bytes_per_second)");
         }
         if (capacity.observed != null) {
-          OptionalDouble lowest = prom.single(SizeQueries.observedCeilingQuery(direction, network, window));
+          boolean learned = capacity.observed.trim().equals("learned");
+          String sources = learned ? "observed|cost" : "observed";
+          OptionalDouble lowest = prom.single(SizeQueries.learnedCeilingQuery(direction, network, window, sources));
           if (lowest.isEmpty() || !(lowest.getAsDouble() > 0) || !Double.isFinite(lowest.getAsDouble())) {
-            return fail("no peer" + where + " reads its " + direction.label() + " ceiling as observed"
-                + " (headroom_ceiling_source{source=\"observed\"}): none has stayed saturated for"
-                + " --ceiling.learn-after yet; give --vcpus, --capacity-gbps or --profile-file");
+            return fail("no peer" + where + " reads its " + direction.label() + " ceiling as " + (learned
+                ? "observed or cost (headroom_ceiling_source{source=~\"observed|cost\"}): none has stayed saturated for"
+                    + " --ceiling.learn-after or carried load for --ceiling.cost-after yet"
+                : "observed (headroom_ceiling_source{source=\"observed\"}): none has stayed saturated for"
+                    + " --ceiling.learn-after yet") + "; give --vcpus, --capacity-gbps or --profile-file");
           }
           capacityGbps = Units.gbps(lowest.getAsDouble());
-          capacityBasis = "observed: the lowest " + direction.label() + " ceiling the peers learned from their own"
-              + " saturation";
+          capacityBasis = (learned ? "learned: the lowest " + direction.label() + " ceiling the peers learned from"
+              + " their own saturation or CPU cost per packet" : "observed: the lowest " + direction.label()
+              + " ceiling the peers learned from their own saturation");
           lines.add("  one peer's capacity: " + num(capacityGbps, 2) + " Gbps " + direction.label() + " (lowest"
-              + " headroom_ceiling_bytes_per_second whose headroom_ceiling_source is observed)");
+              + " headroom_ceiling_bytes_per_second whose headroom_ceiling_source is " + (learned ? "observed or cost"
+              : "observed") + ")");
         }
       } catch (PrometheusQuery.QueryException e) {
         return fail(e.getMessage());

@@ -27,13 +27,14 @@ final class SizeQueries {
 
   /**
    * The lowest ceiling in use that a peer learned itself: each peer's latest ceiling in the window, kept where its
-   * latest ceiling source was {@code observed}. The lowest, so the plan holds on the weakest peer.
+   * latest ceiling source matched {@code sources} (a regex: {@code observed}, or {@code observed|cost}). The lowest,
+   * so the plan holds on the weakest peer.
    */
-  static String observedCeilingQuery(Direction direction, String network, String window) {
+  static String learnedCeilingQuery(Direction direction, String network, String window, String sources) {
     String d = "direction=\"" + direction.label() + "\"";
     String q = "last_over_time(headroom_ceiling_bytes_per_second{" + d + "}[" + window + "])"
         + " and on (job, instance, direction) (last_over_time(headroom_ceiling_source{" + d
-        + ",source=\"observed\"}[" + window + "]) == 1)";
+        + ",source=~\"" + sources + "\"}[" + window + "]) == 1)";
     return "min(" + q + inNetwork(network, window) + ")";
   }
 
