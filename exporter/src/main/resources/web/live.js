@@ -76,8 +76,7 @@
       var t = (s.tunnel && s.tunnel[d]) || {}, j = (v && v[d]) || {};
       set(d + '.gbps', gbps(t.bytes_per_second));
       set(d + '.verdict', j.verdict ? (j.verdict_words || j.verdict) : 'Verdict pending');
-      set(d + '.ceiling', j.ceiling_bytes_per_second == null ? '· ceiling pending'
-        : 'of ' + gbps(j.ceiling_bytes_per_second) + ' ceiling' + (j.ceiling_source ? ' (' + j.ceiling_source + ')' : ''));
+      set(d + '.ceiling', j.ceiling_words || '· ceiling pending');
       set(d + '.util', pct(j.utilization));
       set(d + '.peak', t.peak_bytes_per_second == null ? 'none yet'
         : gbps(t.peak_bytes_per_second) + ' Gbps' + (j.peak_utilization == null ? '' : ' (' + pct(j.peak_utilization) + ')'));

@@ -5,6 +5,7 @@ import static dev.headroom.judge.Units.pct;
 import dev.headroom.judge.Advice;
 import dev.headroom.read.Datapath;
 import dev.headroom.judge.AdviceItem;
+import dev.headroom.judge.Ceiling;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
@@ -102,7 +103,7 @@ public final class LandingPage {
         .append(esc(dj == null ? "Verdict pending" : Explainer.headline(dj))).append("</p>")
         .append("<p class=\"big\"><span data-k=\"").append(k).append(".gbps\">").append(gbps(rate))
         .append("</span> Gbps <span class=\"of\" data-k=\"").append(k).append(".ceiling\">")
-        .append(esc(ceilingText(ceiling, dj == null ? "" : dj.ceiling().source().label()))).append("</span></p>")
+        .append(esc(dj == null ? ceilingText(null) : ceilingText(dj.ceiling()))).append("</span></p>")
         .append("<div class=\"meter\"><i data-w=\"").append(k).append(".util\" style=\"width:")
         .append(pct(Math.min(1, Double.isNaN(util) ? 0 : util))).append("\"></i></div>")
         .append("<p class=\"nums\">Utilization <b data-k=\"").append(k).append(".util\">").append(pctText(util))
@@ -190,11 +191,17 @@ public final class LandingPage {
     return t.toString();
   }
 
-  static String ceilingText(double ceiling, String source) {
-    if (Double.isNaN(ceiling)) {
+  /**
+   * "of 2.30 Gbps ceiling (cost; 224,609 packets/s of 1,280 bytes)": the byte figure, where it came from, and the
+   * packets it stands for; the page's words for {@code ceiling_words} in the status JSON as well.
+   */
+  static String ceilingText(Ceiling c) {
+    if (c == null) {
       return "· ceiling pending";
     }
-    return "of " + gbps(ceiling) + " ceiling" + (source.isEmpty() ? "" : " (" + source + ")");
+    String packets = Double.isNaN(c.packetsPerSecond()) ? ""
+        : String.format(Locale.ROOT, "; %,.0f packets/s of %,.0f bytes", c.packetsPerSecond(), c.packetBytes());
+    return "of " + gbps(c.bytesPerSecond()) + " ceiling (" + c.source().label() + packets + ")";
   }
 
   static String peakText(double peakBytes, double peakUtil) {

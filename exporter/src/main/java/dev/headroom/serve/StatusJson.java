@@ -145,6 +145,7 @@ public final class StatusJson {
             .field("reason", Explainer.reason(j, d))
             .field("ceiling_bytes_per_second", ceiling)
             .field("ceiling_gbps", Units.gbps(ceiling))
+            .field("ceiling_words", LandingPage.ceilingText(dj.ceiling()))
             .field("ceiling_packets_per_second", dj.ceiling().packetsPerSecond())
             .field("ceiling_packet_bytes", dj.ceiling().packetBytes())
             .field("ceiling_source", dj.ceiling().source().label())
