@@ -170,10 +170,15 @@ def main():
     fx = Fixture(os.path.join(work, "kernel"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    state = os.path.join(work, "state")
+    os.makedirs(state)
     log = open(os.path.join(out, "daemon.log"), "w")
     daemon = subprocess.Popen(["java", "-jar", jar, "serve", f"--web.listen-address=127.0.0.1:{port}",
                                f"--path.sysfs={fx.root}/sys", f"--path.procfs={fx.root}/proc",
-                               "--sample.interval=500ms"], stdout=log, stderr=subprocess.STDOUT)
+                               "--sample.interval=500ms", f"--path.state={state}",
+                               # Long enough that the first checks read the reference, short enough that the
+                               # picture shows the ceiling this peer's cost per packet gives.
+                               "--ceiling.cost-after=20s"], stdout=log, stderr=subprocess.STDOUT)
     driver = Driver(fx)
     chrome = None
     res = Results()
@@ -238,7 +243,8 @@ def main():
         def headroom():
             page.wait_for(f"{text('download.verdict')} === 'Headroom' && {text('upload.verdict')} === 'Headroom'",
                           15, "both directions judged 'Headroom' at 2 / 0.5 Gbps on 4 kernel cores")
-            page.wait_for(f"/of 7.000 ceiling \\(reference\\)/.test({text('download.ceiling')})", 5,
+            page.wait_for(f"/of 7.000 ceiling \\(reference; 683,594 packets\\/s of 1,280 bytes\\)/"
+                          f".test({text('download.ceiling')})", 5,
                           "the 4-core kernel reference ceiling of 7 Gbps download")
             # 2/7 + 0.5/4 of the CPU in use (about 0.4, the cores say as much): about 4 of 7 Gbps download left.
             page.wait_for(f"(m => m && m[1] >= 3.2 && m[1] <= 4.6)(/^Room for ([0-9.]+) Gbps more download now/"
@@ -277,6 +283,14 @@ def main():
             time.sleep(3)  # a few more samples of the saturated plateau for the picture
             return page.eval("document.querySelector('#advice li').textContent")[:90]
         res.check("verdict turns CPU-bound and the advice says scale up", cpu_bound)
+
+        def cost():
+            # By now the peer has carried load for more than --ceiling.cost-after: its ceiling is its own cost's.
+            page.wait_for(f"/ceiling \\(cost; [0-9,]+ packets\\/s of 1,280 bytes\\)/.test({text('download.ceiling')})",
+                          30, "the download ceiling read from this peer's cost per packet")
+            page.wait_for(f"/^cost: /.test({text('download.basis')})", 5, "the basis names the cost")
+            return page.eval(text("download.ceiling"))
+        res.check("the ceiling turns to the cost the peer learned, in bytes and packets", cost)
 
         def chart():
             n = page.eval("document.querySelectorAll('#chart-download path.line, #chart-upload path.line').length")

@@ -115,13 +115,17 @@ public final class Classifier {
       causes.put(d, cause);
     }
     userspacePlateau.update(nearPlateauEnter, nearPlateauStay, n);
-    if (cpuFullForTraffic(userspace, causes)) {
+    boolean full = cpuFullForTraffic(userspace, causes);
+    if (full) {
       // Idle too: an SRE asking "can this peer take a backup now?" must read no, not headroom at 0 %.
       causes.replaceAll((d, c) -> c == Cause.ROOM || c == Cause.IDLE ? Cause.CPU_SHARED : c);
     }
     lastCause.putAll(causes);
     Map<Direction, SpareCapacity.Spare> spare = SpareCapacity.of(o, ceilings);
-    return judgement(o, ceilings, causes, Direction.each(d -> steady.get(d).add(spare.get(d))), usable, peer);
+    // The CPU judged full is no room, whatever share of it the last busy reading left: the spare says what the
+    // verdict says, at once.
+    return judgement(o, ceilings, causes, Direction.each(d -> full ? steady.get(d).full(spare.get(d))
+        : steady.get(d).add(spare.get(d))), usable, peer);
   }
 
   /** Each direction's rate against its ceiling with its cause, and the advice that follows. */

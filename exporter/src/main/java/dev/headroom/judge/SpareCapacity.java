@@ -111,6 +111,12 @@ public final class SpareCapacity {
     private int n;
     private int next;
 
+    /** The CPU is full: no room now, and the window starts over from here. */
+    Spare full(Spare s) {
+      n = 0;
+      return Double.isNaN(s.bytesPerSecond()) ? s : new Spare(0, Bound.CPU, Math.max(1, s.load()));
+    }
+
     Spare add(Spare s) {
       if (Double.isNaN(s.bytesPerSecond())) {
         n = 0; // an unknown spare starts the window over: a mean across it would mix two peers

@@ -181,7 +181,8 @@ public final class Explainer {
         + gbpsText(e.meanRate().getOrDefault(Direction.UPLOAD, 0.0)) + " upload over "
         + Units.durationText(e.seconds()) + " of load; fit ±" + pct(e.fitError())
         + (e.apart() ? "; decrypt costs " + num(e.ratio(), 2) + " x encrypt"
-            : "; directions not told apart: decrypt at the reference's " + num(e.referenceRatio(), 2) + " x encrypt");
+            : "; directions not told apart: decrypt at the reference's " + num(e.referenceRatio(), 2) + " x encrypt")
+        + (c.linkCapped() ? "; capped by the NIC's line rate" : "");
   }
 
   /** Why the cost model gives no ceiling yet. */
