@@ -89,7 +89,6 @@ public final class Daemon implements AutoCloseable {
   private SamplerTiming timing = SamplerTiming.NONE;
   private long skippedSeen;
   private final AtomicReference<Published> published = new AtomicReference<>();
-  private final Published.ScrapePeaks peaks;
   private final List<Consumer<Published>> listeners = new CopyOnWriteArrayList<>();
 
   private Daemon(Config config, LongSupplier readingClock) {
@@ -122,8 +121,6 @@ public final class Daemon implements AutoCloseable {
         CpuModel.read(config.procfs()), loadState());
     this.profileCheckedAt = System.nanoTime();
     this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
-    this.peaks = new Published.ScrapePeaks(sampler.scrapePeak(Direction.DOWNLOAD),
-        sampler.scrapePeak(Direction.UPLOAD));
     this.thread = Executors.newSingleThreadScheduledExecutor(daemonThread("headroom-sampler"));
   }
 
@@ -173,7 +170,7 @@ public final class Daemon implements AutoCloseable {
       // What the learner holds the peer to when nothing was set on purpose: an episode beyond it proves it wrong.
       Map<Direction, Ceiling> learnedOnly = CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed, cost);
       learn(j, learnedOnly, s);
-      Published p = new Published(s, j, peaks, netbird == null ? null : netbird.lastStatus(), timing,
+      Published p = new Published(s, j, netbird == null ? null : netbird.lastStatus(), timing,
           learner.snapshot(o, store));
       published.set(p);
       for (Consumer<Published> l : listeners) {

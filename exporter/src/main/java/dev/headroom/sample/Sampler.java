@@ -48,8 +48,6 @@ public final class Sampler {
 
   private final PeakWindow peakDown;
   private final PeakWindow peakUp;
-  private final ScrapePeak scrapePeakDown = new ScrapePeak();
-  private final ScrapePeak scrapePeakUp = new ScrapePeak();
   private long sequence;
   private long prevStart;
   private long netstackAnswersSeen;
@@ -80,11 +78,6 @@ public final class Sampler {
     this.health = slots;
     this.peakDown = new PeakWindow(settings.peakSamples());
     this.peakUp = new PeakWindow(settings.peakSamples());
-  }
-
-  /** Peaks since the last scrape, per direction; the serving layer takes them. */
-  public ScrapePeak scrapePeak(Direction d) {
-    return d == Direction.DOWNLOAD ? scrapePeakDown : scrapePeakUp;
   }
 
   public Sample sample() {
@@ -126,8 +119,6 @@ public final class Sampler {
     double up = tt.rate(InterfaceTracker.RX_BYTES);
     peakDown.add(down);
     peakUp.add(up);
-    scrapePeakDown.offer(down);
-    scrapePeakUp.offer(up);
 
     int n = 0;
     health[n++] = Map.entry(TUNNEL, t.health());

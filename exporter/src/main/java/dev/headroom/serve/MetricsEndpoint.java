@@ -73,9 +73,9 @@ public final class MetricsEndpoint {
   }
 
   /**
-   * One render per new snapshot even when scrapes arrive together: the collector takes the since-last-scrape
-   * peaks, so rendering twice for one snapshot would also report them twice. A scrape of an unchanged snapshot
-   * holds the lock only for the lookup.
+   * One render per new snapshot even when scrapes arrive together: a render reads an immutable snapshot, so a
+   * second one would give the same bytes at the cost of a render. A scrape of an unchanged snapshot holds the
+   * lock only for the lookup.
    */
   private synchronized Rendered rendered(ExpositionFormatWriter writer, EscapingScheme escaping) throws IOException {
     String key = writer.getContentType() + ';' + escaping.name();

@@ -39,7 +39,7 @@ final class TunnelMetrics {
   static final Family PACKET_SIZE = Family.gauge("headroom_tunnel_mean_packet_size_bytes",
       "Mean tunnel packet size over the last interval (0 when idle).");
   static final Family PEAK = Family.gauge("headroom_tunnel_peak_throughput_bytes_per_second",
-      "Highest one-interval tunnel rate: since the previous scrape (window=scrape) or over the sliding peak window (window=sliding).");
+      "Highest one-interval tunnel rate over the sliding peak window (--sample.peak-window, on the sampler's clock).");
   static final Family MTU = Family.gauge("headroom_tunnel_mtu_bytes", "Tunnel MTU.");
   static final Family IFINDEX = Family.gauge("headroom_tunnel_ifindex",
       "Kernel ifindex of the tunnel (changes when it is recreated).");
@@ -83,7 +83,6 @@ final class TunnelMetrics {
       f.gauge(THROUGHPUT, s.throughput(d), "direction", d.label());
       f.gauge(PACKET_RATE, s.packetRate(d), "direction", d.label());
       f.gauge(PACKET_SIZE, s.meanPacketSize(d), "direction", d.label());
-      f.gauge(PEAK, p.peaks().take(d), "direction", d.label(), "window", "scrape");
       f.gauge(PEAK, s.peak(d), "direction", d.label(), "window", "sliding");
     }
     if (t.present()) {

@@ -180,8 +180,7 @@ class NetstackReplayTest {
     assertEquals(CeilingSource.REFERENCE, j.of(Direction.DOWNLOAD).ceiling().source());
     assertTrue(Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()).contains("netstack"), Explainer.basis(j.of(Direction.DOWNLOAD).ceiling()));
 
-    String text = metricsText(new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null,
+    String text = metricsText(new Published(s, j, null,
         SamplerTiming.NONE, Learned.NONE));
     Map<String, Double> m = Scrape.parse(text);
     assertEquals(1.0, m.get("headroom_datapath{datapath=\"netstack\"}"));

@@ -191,12 +191,6 @@ class InterfaceTrackerTest {
     w.add(10);
     w.add(Double.NaN);
     assertEquals(10, w.max());
-    ScrapePeak p = new ScrapePeak();
-    p.offer(20);
-    p.offer(Double.NaN);
-    assertEquals(20, p.take());
-    p.offer(5);
-    assertEquals(5, p.take());
   }
 
   @Test
@@ -210,16 +204,5 @@ class InterfaceTrackerTest {
     w.add(6);
     w.add(7);
     assertEquals(7, w.max());
-  }
-
-  @Test
-  void scrapePeakStartsOverAtEachTake() {
-    ScrapePeak p = new ScrapePeak();
-    p.offer(10);
-    p.offer(90);
-    p.offer(20);
-    assertEquals(90, p.take());
-    p.offer(15);
-    assertEquals(20, p.take()); // the new period starts at the latest rate, which still holds
   }
 }

@@ -42,7 +42,7 @@ class HistoryTest {
     } else {
       clock.advanceSeconds(1);
     }
-    return new Published(sampler.sample(), null, null, null, SamplerTiming.NONE, Learned.NONE);
+    return new Published(sampler.sample(), null, null, SamplerTiming.NONE, Learned.NONE);
   }
 
   /** The points of {@code /api/v1/history}, oldest first. */

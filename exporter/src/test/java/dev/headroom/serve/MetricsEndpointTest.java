@@ -90,7 +90,7 @@ class MetricsEndpointTest {
 
   @Test
   void scrapesArrivingTogetherForANewSnapshotRenderItOnce() throws Exception {
-    // The collector takes the since-last-scrape peaks, so a second render of one snapshot would report them twice.
+    // A render reads an immutable snapshot: rendering it again would cost a render and give the same bytes.
     CountingCollector c = new CountingCollector();
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(c);

@@ -90,8 +90,7 @@ public class ScrapeBench {
     Sample s = sampler.sample();
     Observation o = Observations.from(s, Double.NaN, false);
     Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
-    Published p = new Published(s, j, new Published.ScrapePeaks(
-        sampler.scrapePeak(Direction.DOWNLOAD), sampler.scrapePeak(Direction.UPLOAD)), null,
+    Published p = new Published(s, j, null,
         SamplerTiming.NONE, Learned.NONE);
     HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
     headroomOnly = new PrometheusRegistry();
