@@ -4,33 +4,14 @@
   'use strict';
   var NS = 'http://www.w3.org/2000/svg';
   var DIRS = ['download', 'upload'];
-  // Verdict and advice phrases come from the server (verdict_words, advice_words): they are written once.
+  // Every sentence comes from the server (facts_words, verdict_words, ceiling_words, observed_words,
+  // advice_words): the page's words are written once, in Java.
   var hist = {points: [], span: 300, interval: 1, capacity: 300, last: -1};
   var status = null;
 
   function gbps(b) { return b == null ? '–' : (b * 8 / 1e9).toFixed(3); }
   function pct(r) { return r == null ? '–' : Math.round(r * 100) + '%'; }
   function cap(t) { return t.charAt(0).toUpperCase() + t.slice(1); }
-  function trim(v) { return v === Math.round(v) ? String(v) : v.toFixed(2); }
-  // Seconds as Units.durationText says them: 45s, 3m12s, 2h05m.
-  function span(sec) {
-    var s = Math.round(sec);
-    function two(n) { return (n < 10 ? '0' : '') + n; }
-    if (s < 60) return s + 's';
-    if (s < 3600) return Math.floor(s / 60) + 'm' + two(s % 60) + 's';
-    return Math.floor(s / 3600) + 'h' + two(Math.floor((s % 3600) / 60)) + 'm';
-  }
-  // Written as LandingPage.observedText writes it.
-  function observedText(j) {
-    var o = j.observed, b = j.ceiling_beaten, t = 'Observed ceiling: ';
-    if (!o) t += 'none yet';
-    else t += gbps(o.bytes_per_second) + ' Gbps, sustained for ' + span(o.episode_seconds)
-      + (o.from === 'cpu_saturated' ? ' with the CPU saturated' : ' above its ceiling')
-      + ', learned ' + o.learned_at.replace(/\.\d+Z$/, 'Z');
-    if (b) t += '. Sustained ' + gbps(b.sustained_bytes_per_second) + ' Gbps for ' + span(b.seconds) + ', above the '
-      + b.source + ' ceiling of ' + gbps(b.ceiling_bytes_per_second) + ' Gbps: that ceiling is too low';
-    return t;
-  }
   function all(sel) { return Array.prototype.slice.call(document.querySelectorAll(sel)); }
   function set(k, v) { all('[data-k="' + k + '"]').forEach(function (e) { if (e.textContent !== v) e.textContent = v; }); }
   function el(tag, attrs, parent, text) {
@@ -47,31 +28,12 @@
     });
   }
 
-  function facts(s, v) {
-    if (s.sequence == null) return 'No sample yet.';
-    var t = s.tunnel, u = s.underlay, f = t.interface;
-    if (t.datapath === 'netstack') {
-      // No interface: the bytes are NetBird's per-peer counters, read at its status interval.
-      f += ' absent · netstack datapath (NetBird) · rates over ' + trim(t.resolution_seconds) + ' s';
-    } else {
-      f += t.present ? ' · ' + t.datapath + ' datapath · MTU ' + t.mtu : ' absent';
-    }
-    f += ' · ' + s.cpu.online + ' cores';
-    if (s.cpu.quota_cores != null) f += ' (quota ' + trim(s.cpu.quota_cores) + ')';
-    if (u.present) {
-      f += ' · ' + u.interface;
-      if (u.line_rate_bytes_per_second > 0) f += ' ' + trim(u.line_rate_bytes_per_second * 8 / 1e9) + ' Gbps (' + u.line_rate_source + ')';
-    }
-    var src = v && v.download && v.download.ceiling_source;
-    return f + ' · ceiling ' + (src || 'pending');
-  }
-
   function applyStatus(s) {
     status = s;
     var v = s.verdict || null;
     set('ready', s.ready ? (s.ready.ready ? 'ready' : 'not ready: ' + s.ready.reason) : '');
     set('updated', s.sequence == null ? '' : 'sample ' + s.sequence + ' at ' + new Date(s.timestamp * 1000).toLocaleTimeString());
-    set('facts', facts(s, v));
+    set('facts', s.facts_words || '');
     DIRS.forEach(function (d) {
       var t = (s.tunnel && s.tunnel[d]) || {}, j = (v && v[d]) || {};
       set(d + '.gbps', gbps(t.bytes_per_second));
@@ -83,7 +45,7 @@
       set(d + '.reason', j.reason || '');
       set(d + '.spare', j.spare_words ? cap(j.spare_words) : '');
       set(d + '.basis', j.ceiling_basis || '');
-      set(d + '.observed', j.verdict ? observedText(j) : 'Observed ceiling: none yet');
+      set(d + '.observed', j.observed_words || '');
       document.querySelector('[data-dir="' + d + '"]').setAttribute('data-verdict', j.verdict || 'pending');
       document.querySelector('[data-w="' + d + '.util"]').style.width = Math.min(100, (j.utilization || 0) * 100) + '%';
     });

@@ -17,8 +17,8 @@ public enum Verdict {
   /** One core is pegged while the others idle: one tunnel (one client device) is at its own limit. */
   SINGLE_TUNNEL_BOUND,
   /**
-   * No tunnel datapath (no tunnel interface, NetBird stopped or in netstack mode): nothing is measured, so neither
-   * room nor a limit can be claimed.
+   * No tunnel datapath (no tunnel interface, and NetBird not answering as connected in netstack mode): nothing is
+   * measured, so neither room nor a limit can be claimed. A netstack datapath has no interface but is measured.
    */
   NO_DATAPATH;
 

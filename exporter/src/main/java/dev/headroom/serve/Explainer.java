@@ -83,8 +83,7 @@ public final class Explainer {
           + verdictWords(j.verdict()) + " (" + j.cause().label() + "), holds";
     }
     return switch (j.cause()) {
-      case NO_DATAPATH -> dir + ": no tunnel datapath (no tunnel interface): nothing is measured, so no room is"
-          + " claimed";
+      case NO_DATAPATH -> dir + ": " + NO_DATAPATH_WORDS;
       case RATE_UNKNOWN -> dir + " rate unknown: the tunnel counters have not been read yet, so nothing is judged";
       case IDLE -> dir + " idle (" + rate + ")";
       case ROOM -> dir + " at " + rate + ", " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond())
@@ -132,6 +131,10 @@ public final class Explainer {
    * Where a ceiling's figure came from, with the profile set aside if one was: "reference: kernel WireGuard,
    * 16 cores, MTU 1280, capped by 10 Gbps NIC".
    */
+  /** What the {@code no_datapath} verdict means, said once for every surface (reason, check, the words). */
+  public static final String NO_DATAPATH_WORDS = "no tunnel datapath (no tunnel interface, and NetBird not"
+      + " answering as connected in netstack mode): nothing is measured, so no room is claimed";
+
   public static String basis(Ceiling c) {
     String text;
     if (c.basis() instanceof Ceiling.Reference r) {

@@ -81,8 +81,8 @@ public final class InWords {
     }
     Judgement j = p.judgement();
     if (j != null && !s.tunnelCarried()) {
-      b.append("Verdict: ").append(dev.headroom.judge.Verdict.NO_DATAPATH.label())
-          .append(" - no tunnel datapath: nothing is measured, so no room is claimed.\n");
+      b.append("Verdict: ").append(dev.headroom.judge.Verdict.NO_DATAPATH.label()).append(" - ")
+          .append(Explainer.NO_DATAPATH_WORDS).append(".\n");
     } else if (j != null) {
       for (Direction d : Direction.values()) {
         DirectionJudgement dj = j.of(d);

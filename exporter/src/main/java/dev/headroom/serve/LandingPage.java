@@ -170,7 +170,7 @@ public final class LandingPage {
 
   /**
    * What the peer learned of this direction's ceiling from its own saturation, and a set ceiling it beat; the
-   * page's script writes the same from the status JSON.
+   * page's script shows it from the status JSON ({@code observed_words}).
    */
   static String observedText(Learned l, Direction d) {
     ObservedCeiling o = l.applies() ? l.observed().get(d) : null;

@@ -73,6 +73,7 @@ public final class StatusJson {
     JsonWriter w = new JsonWriter().object();
     w.field("version", info.version()).field("network", info.network()).field("site", info.site());
     w.name("ready").object().field("ready", ready.ready()).field("reason", ready.reason()).end();
+    w.field("facts_words", LandingPage.facts(p == null ? null : p.sample(), p == null ? null : p.judgement()));
     if (p == null) {
       return w.end().toString();
     }
@@ -158,6 +159,7 @@ public final class StatusJson {
             .field("spare_load", dj.spare().load())
             .field("spare_words", Explainer.spare(j, d));
         observed(w, p.learned(), d);
+        w.field("observed_words", LandingPage.observedText(p.learned(), d));
         w.end();
       }
       w.name("advice").array();
