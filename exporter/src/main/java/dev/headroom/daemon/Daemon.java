@@ -8,15 +8,10 @@ import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
-import dev.headroom.judge.Learned;
-import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.Observation;
 import dev.headroom.judge.ObservedCeiling;
 import dev.headroom.judge.Observations;
-import dev.headroom.judge.ProfileFile;
-import dev.headroom.judge.StateFile;
 import dev.headroom.judge.Thresholds;
-import dev.headroom.judge.Units;
 import dev.headroom.read.CpuModel;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.wg.NetbirdStatusReader;
@@ -27,15 +22,10 @@ import dev.headroom.sample.Sampler;
 import dev.headroom.serve.Published;
 import dev.headroom.serve.RateLimitedLog;
 import dev.headroom.serve.SamplerTiming;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,8 +36,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,8 +50,6 @@ public final class Daemon implements AutoCloseable {
   private final RateLimitedLog failures = new RateLimitedLog(log, Duration.ofMinutes(1), System::nanoTime);
 
   private static final long FIRST_RATE_AFTER_NANOS = 100_000_000L;
-  /** The profile file is re-read when it changes, checked this often. */
-  private static final long PROFILE_CHECK_NANOS = 10_000_000_000L;
 
   private final Sampler sampler;
   private final ExecutorService censusThread;
@@ -74,16 +60,10 @@ public final class Daemon implements AutoCloseable {
   private final boolean jumboPath;
   private final Classifier classifier;
   private final ConfigCeilings configCeilings;
-  /** The measured profile the ceilings are chosen from; null for none. */
-  private volatile MeasuredProfile profile;
+  /** The measured profile the ceilings are chosen from. */
+  private final ProfileWatch profile;
   private final CeilingLearner learner;
-  private final Path stateDir;
-  private final Path stateFile;
-  private volatile Learned.Store store;
-  private final Path profileFile;
-  private FileTime profileSeen;
-  private long profileCheckedAt;
-  private String profileProblem;
+  private final StateStore state;
   private final ScheduledExecutorService thread;
   private final Cadence cadence;
   private SamplerTiming timing = SamplerTiming.NONE;
@@ -107,19 +87,15 @@ public final class Daemon implements AutoCloseable {
         status.toNanos(), peers.toNanos(), timeout.toNanos(), System::nanoTime);
     this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
         readingClock, System::currentTimeMillis, censusThread, netbird);
-    this.profileFile = config.profileFile();
     this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
     this.jumboPath = config.underlayJumboPath();
     Thresholds thresholds = Thresholds.defaults().withCpuSaturation(config.cpuSaturation());
     this.configCeilings = new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload());
-    this.profile = loadProfile();
+    this.profile = new ProfileWatch(config.profileFile(), System.nanoTime());
     this.classifier = new Classifier(thresholds);
-    this.stateDir = config.stateDir();
-    this.stateFile = stateDir.resolve(StateFile.NAME);
-    this.store = new Learned.Store(stateFile.toString(), true, 0, "");
+    this.state = new StateStore(config.stateDir());
     this.learner = new CeilingLearner(config.ceilingLearnAfter(), config.ceilingCostAfter(), thresholds,
-        CpuModel.read(config.procfs()), loadState());
-    this.profileCheckedAt = System.nanoTime();
+        CpuModel.read(config.procfs()), state.load());
     this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
     this.thread = Executors.newSingleThreadScheduledExecutor(daemonThread("headroom-sampler"));
   }
@@ -156,22 +132,16 @@ public final class Daemon implements AutoCloseable {
       timing = timing.observe(late / 1e9, skipped - skippedSeen);
       skippedSeen = skipped;
       Sample s = sampler.sample();
-      if (s.monotonicNanos() - profileCheckedAt >= PROFILE_CHECK_NANOS) {
-        profileCheckedAt = s.monotonicNanos();
-        FileTime now = modified();
-        if (!Objects.equals(now, profileSeen)) {
-          profile = loadProfile();
-        }
-      }
+      profile.check(s.monotonicNanos());
       Observation o = Observations.from(s, flowCap, jumboPath);
       Map<Direction, ObservedCeiling> observed = learner.inUse(o);
       CostModel.Estimate cost = learner.cost(o);
-      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile, configCeilings, observed, cost));
+      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile.current(), configCeilings, observed, cost));
       // What the learner holds the peer to when nothing was set on purpose: an episode beyond it proves it wrong.
       Map<Direction, Ceiling> learnedOnly = CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed, cost);
       learn(j, learnedOnly, s);
       Published p = new Published(s, j, netbird == null ? null : netbird.lastStatus(), timing,
-          learner.snapshot(o, store));
+          learner.snapshot(o, state.health()));
       published.set(p);
       for (Consumer<Published> l : listeners) {
         l.accept(p);
@@ -188,84 +158,13 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
-  /** Feeds the learner and acts on what it reports: a state to save, a set ceiling beaten, a new peer shape. */
+  /** Feeds the learner, logs what it reports and saves its state when it asks. */
   private void learn(Judgement j, Map<Direction, Ceiling> fallback, Sample s) {
     CeilingLearner.Update u = learner.update(j, fallback, s.monotonicNanos(), Instant.ofEpochMilli(s.wallMillis()));
-    u.startedOver().ifPresent(r -> log.info("the peer changed ({}): observed ceilings start over",
-        String.join(", ", Stream.of(
-        changed("datapath", r.was().datapath().label(), r.now().datapath().label()),
-        changed("usable cores", Units.num(r.was().usableCores(), 2), Units.num(r.now().usableCores(), 2)),
-        changed("MTU", r.was().tunnelMtu(), r.now().tunnelMtu()),
-        changed("CPU", "'" + r.was().cpuModel() + "'", "'" + r.now().cpuModel() + "'"))
-        .filter(c -> !c.isEmpty()).toList())));
-    u.newlyBeaten().forEach((d, b) -> log.warn(
-        "{} sustained {} for {}, {} over its {} ceiling of {}: that ceiling is too low (kept, as it was set on"
-            + " purpose; run 'headroom profile' again or raise ceiling.{})",
-        d.label(), Units.gbpsText(b.sustainedBytesPerSecond()), Units.durationText(b.seconds()),
-        Units.pct(b.sustainedBytesPerSecond() / b.ceilingBytesPerSecond() - 1), b.source().label(),
-        Units.gbpsText(b.ceilingBytesPerSecond()), d.label()));
+    LearnerLog.log(u);
     if (u.save()) {
-      saveState();
+      state.save(learner.contents());
     }
-  }
-
-  /** "MTU 1280 -> 1420", or "" when it did not change. */
-  private static String changed(String what, Object was, Object now) {
-    return was.equals(now) ? "" : what + " " + was + " -> " + now;
-  }
-
-  /** Writes what was learned; a failure is logged once, counted, and learning goes on in memory. */
-  private void saveState() {
-    if (!Files.isDirectory(stateDir)) {
-      stateFailed(missingDir());
-      return;
-    }
-    try {
-      StateFile.write(stateFile, learner.contents());
-      store = new Learned.Store(stateFile.toString(), true, store.errors(), store.lastError());
-    } catch (IOException | RuntimeException e) {
-      stateFailed("cannot write the state file " + stateFile + " (observed ceilings are kept in memory only): "
-          + e.getMessage());
-    }
-  }
-
-  private void stateFailed(String message) {
-    warnOnce(store.up() ? null : store.lastError(), message);
-    store = new Learned.Store(stateFile.toString(), false, store.errors() + 1, message);
-  }
-
-  private String missingDir() {
-    return "state directory " + stateDir + " is missing (observed ceilings are kept in memory only; set --path.state"
-        + " or create it)";
-  }
-
-  /** Reads the state file; a missing directory, or a file that is not ours, is logged once and ignored. */
-  private StateFile.Contents loadState() {
-    // systemd makes it (StateDirectory=) with the service's owner; made here it would be root's.
-    if (!Files.isDirectory(stateDir)) {
-      stateFailed(missingDir());
-      return null;
-    }
-    try {
-      StateFile.Contents c = StateFile.read(stateFile).orElse(null);
-      if (c != null && !c.ceilings().isEmpty()) {
-        log.info("observed ceilings from {}: {}", stateFile, c.ceilings().entrySet().stream()
-            .map(e -> e.getKey().label() + " " + Units.gbpsText(e.getValue().bytesPerSecond()))
-            .collect(Collectors.joining(", ")));
-      }
-      return c;
-    } catch (IOException | RuntimeException e) {
-      stateFailed("ignoring " + e.getMessage() + "; learning starts over");
-      return null;
-    }
-  }
-
-  /** Logs a problem unless it is the one logged last time; returns it, to be passed back next time. */
-  private static String warnOnce(String previous, String message) {
-    if (!message.equals(previous)) {
-      log.warn("{}", message);
-    }
-    return message;
   }
 
   /**
@@ -274,30 +173,6 @@ public final class Daemon implements AutoCloseable {
    */
   public void addListener(Consumer<Published> listener) {
     listeners.add(listener);
-  }
-
-  /** Reads the measured ceiling; a bad file is reported once and ignored, never fatal. */
-  private MeasuredProfile loadProfile() {
-    profileSeen = modified();
-    try {
-      MeasuredProfile p = ProfileFile.readIfPresent(profileFile).orElse(null);
-      if (p != null) {
-        log.info("using the ceiling measured in {}", profileFile);
-      }
-      profileProblem = null;
-      return p;
-    } catch (IOException e) {
-      profileProblem = warnOnce(profileProblem, "ignoring profile file: " + e.getMessage());
-      return null;
-    }
-  }
-
-  private FileTime modified() {
-    try {
-      return Files.getLastModifiedTime(profileFile);
-    } catch (IOException e) {
-      return null;
-    }
   }
 
   /** The latest snapshot, or null before the first sample. */
@@ -311,7 +186,7 @@ public final class Daemon implements AutoCloseable {
     try {
       // The sampling thread is the only writer: wait for its pass to end before saving what it left.
       if (thread.awaitTermination(2, TimeUnit.SECONDS) && learner.unsaved()) {
-        saveState();
+        state.save(learner.contents());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
