@@ -10,6 +10,7 @@ import dev.headroom.judge.ArmCost;
 import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ProfileSession;
+import dev.headroom.judge.Thresholds;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.CpuQuotaCollector;
 import dev.headroom.sample.Direction;
@@ -83,7 +84,8 @@ public final class ProfileCommand {
     }
     double quota = quota(s0, err);
     ProfileSession.Settings settings = ProfileSession.Settings.forInterval(
-        config.sampleInterval().toMillis() / 1000.0, config.profileSteps());
+        config.sampleInterval().toMillis() / 1000.0, config.profileSteps(),
+        Thresholds.defaults().withCpuSaturation(config.cpuSaturation()));
     printInstructions(out, config, s0, quota);
     long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
     ProfileSession tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
@@ -288,7 +290,7 @@ public final class ProfileCommand {
       case LINK_FULL -> "underlay " + (r.direction() == Direction.DOWNLOAD ? "transmit" : "receive") + " at "
           + pct(f.underlay());
       // The CPU is full when all usable cores are, or (userspace) the cores the datapath may run on.
-      case CORES_SATURATED -> f.busyCores() >= ProfileSession.CPU_LIMIT * session.peerCores()
+      case CORES_SATURATED -> session.allCoresBusy(f)
           ? "all " + cores + " usable cores busy (" + num(f.busyCores(), 2) + ")"
           : "the cores the datapath may run on at " + pct(f.allowedBusy());
       case ONE_TUNNEL_CORE -> "one core at " + pct(f.hottest()) + ", the others at " + pct(f.othersBusy())

@@ -6,7 +6,8 @@ import java.util.Locale;
  * Why a direction got its verdict: the fact the {@link Classifier} decided on, before anything is put in words
  * ({@code serve.Explainer} does that). Sent as {@code cause} in {@code /api/v1/status}. A profile names what stopped a
  * direction rising with the same causes ({@link MeasuredProfile#limit}), so a profile and a live verdict say the
- * same thing; its file keeps words of its own for them ({@link ProfileFile#limitLabel}).
+ * same thing, in the same words: the profile file, {@code size}, the page, the JSON and the metrics all use
+ * {@link #label()} (the file still reads its older words).
  *
  * <p>Usage: {@code if (judgement.of(UPLOAD).cause() == Cause.AT_CEILING) System.out.println("cannot spread further");}
  */

@@ -105,13 +105,8 @@ public final class Classifier {
             || rate >= (t.userspacePlateauShare() - Thresholds.HYSTERESIS_GAP) * plateau;
       }
 
-      Cause cause = link.get(d).on ? Cause.LINK_FULL
-          : cpu.get(d).on ? Cause.CORES_SATURATED
-          : atCeiling.get(d).on ? Cause.AT_CEILING
-          : flowCap.get(d).on ? Cause.FLOW_CAP
-          : single.get(d).on ? Cause.ONE_TUNNEL_CORE
-          : !present ? Cause.NO_DATAPATH
-          : carry ? Cause.ROOM : Cause.IDLE;
+      Cause held = ladder(link.get(d).on, cpu.get(d).on, atCeiling.get(d).on, flowCap.get(d).on, single.get(d).on);
+      Cause cause = held != null ? held : !present ? Cause.NO_DATAPATH : carry ? Cause.ROOM : Cause.IDLE;
       causes.put(d, cause);
     }
     userspacePlateau.update(nearPlateauEnter, nearPlateauStay, n);
@@ -126,6 +121,21 @@ public final class Classifier {
     // verdict says, at once.
     return judgement(o, ceilings, causes, Direction.each(d -> full ? steady.get(d).full(spare.get(d))
         : steady.get(d).add(spare.get(d))), usable, peer);
+  }
+
+  /**
+   * The one ladder that names what holds a direction, used by the daemon each sample and by {@code headroom
+   * profile} on a plateau: the first condition that holds, in the order link, cores, at the ceiling, the cloud's
+   * flow cap, one tunnel's core; null when none does.
+   */
+  public static Cause ladder(boolean linkFull, boolean coresSaturated, boolean atCeiling, boolean atFlowCap,
+      boolean oneTunnelCore) {
+    return linkFull ? Cause.LINK_FULL
+        : coresSaturated ? Cause.CORES_SATURATED
+        : atCeiling ? Cause.AT_CEILING
+        : atFlowCap ? Cause.FLOW_CAP
+        : oneTunnelCore ? Cause.ONE_TUNNEL_CORE
+        : null;
   }
 
   /** Each direction's rate against its ceiling with its cause, and the advice that follows. */

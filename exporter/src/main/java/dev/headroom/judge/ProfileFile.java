@@ -140,24 +140,33 @@ public final class ProfileFile {
     return OptionalDouble.of(d);
   }
 
-  /** The causes a profile can end in, and the file's word for each: nothing on the peer full (ROOM) is unknown. */
+  /**
+   * The causes a profile can end in, written as the daemon names them everywhere ({@link Cause#label()}:
+   * {@code download.limit=cores_saturated}); nothing on the peer full is {@code room}.
+   */
   private static final List<Cause> LIMITS =
-      List.of(Cause.CORES_SATURATED, Cause.LINK_FULL, Cause.ONE_TUNNEL_CORE, Cause.AT_CEILING, Cause.ROOM);
-  private static final List<String> LIMIT_WORDS = List.of("cpu", "link", "single_tunnel", "at_ceiling", "unknown");
+      List.of(Cause.CORES_SATURATED, Cause.LINK_FULL, Cause.AT_CEILING, Cause.ONE_TUNNEL_CORE, Cause.ROOM);
+  /** The words files written before the daemon's vocabulary was used there say for the same causes. */
+  private static final List<String> OLD_WORDS = List.of("cpu", "link", "at_ceiling", "single_tunnel", "unknown");
 
-  /** The file's word for what stopped a direction rising: {@code download.limit=cpu}. */
+  /** The file's word for what stopped a direction rising: the cause's own label. */
   public static String limitLabel(Cause limit) {
-    int i = LIMITS.indexOf(limit);
-    return i < 0 ? "unknown" : LIMIT_WORDS.get(i);
+    return (LIMITS.contains(limit) ? limit : Cause.ROOM).label();
   }
 
   private static Cause limit(Path file, Properties p, String key) throws ProfileFileException {
     String v = value(p, key);
-    int i = v == null ? LIMITS.indexOf(Cause.ROOM) : LIMIT_WORDS.indexOf(v.toLowerCase(Locale.ROOT));
-    if (i < 0) {
-      throw new ProfileFileException(file, key, "'" + v + "' is not one of " + String.join(", ", LIMIT_WORDS));
+    if (v == null) {
+      return Cause.ROOM;
     }
-    return LIMITS.get(i);
+    String word = v.toLowerCase(Locale.ROOT);
+    for (int i = 0; i < LIMITS.size(); i++) {
+      if (LIMITS.get(i).label().equals(word) || OLD_WORDS.get(i).equals(word)) {
+        return LIMITS.get(i);
+      }
+    }
+    throw new ProfileFileException(file, key, "'" + v + "' is not one of "
+        + String.join(", ", LIMITS.stream().map(Cause::label).toList()));
   }
 
   private static int positiveInt(Path file, Properties p, String key) throws ProfileFileException {

@@ -21,11 +21,12 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Only a driven direction is measured: one that carried at least {@link #DRIVEN_SHARE} of the other's best rate.
  * The other is the ACK stream of the test and is neither judged nor written. What limited a direction is named
- * from the whole peer over the plateau's steps: the underlay at line rate ({@link Cause#LINK_FULL}); every usable
- * core busy, or every core a userspace datapath may run on ({@link Cause#CORES_SATURATED}); one core pegged with
- * the others idle ({@link Cause#ONE_TUNNEL_CORE}); a datapath at the reference figure for its size past the
- * guide's knee with idle cores ({@link Cause#AT_CEILING}); else {@link Cause#ROOM}. It returns the facts;
- * {@code headroom profile} puts them in words.
+ * from the whole peer over the plateau's means by the daemon's own ladder ({@link Classifier#ladder}) and
+ * thresholds ({@code --cpu.saturation} included): the underlay at line rate ({@link Cause#LINK_FULL}); every
+ * usable core busy, or every core a userspace datapath may run on ({@link Cause#CORES_SATURATED}); a datapath at
+ * the reference figure for its size past the guide's knee ({@link Cause#AT_CEILING}); one core pegged with the
+ * others idle ({@link Cause#ONE_TUNNEL_CORE}); else {@link Cause#ROOM}. It returns the facts; {@code headroom
+ * profile} puts them in words.
  *
  * <p>Usage:
  * <pre>{@code
@@ -37,14 +38,6 @@ import java.util.function.ToDoubleFunction;
  * }</pre>
  */
 public final class ProfileSession {
-  /** Underlay utilization on the plateau that names the link as the limit. */
-  public static final double LINK_LIMIT = 0.90;
-  /** Busy share of the usable cores (or of the hottest core) on the plateau that names the CPU (or one core). */
-  public static final double CPU_LIMIT = 0.90;
-  /** The other cores' mean busy below which one pegged core is one tunnel's limit, not the peer's. */
-  public static final double OTHERS_IDLE = 0.50;
-  /** Share of the reference figure for its size at which a datapath past the knee is at its ceiling. */
-  public static final double AT_REFERENCE = 0.80;
   /** A direction whose best step stayed below this was not loaded (1,000,000 B/s). */
   public static final double FLOOR_BYTES_PER_SECOND = 1_000_000;
   /** A direction carrying less than this share of the other's best step is that direction's ACK stream. */
@@ -96,10 +89,15 @@ public final class ProfileSession {
    * @param maxSteps       steps offered before giving up without a plateau
    */
   public record Settings(double settleSeconds, double measureSeconds, int minSamples, double minGain, int flatSteps,
-      int maxSteps) {
+      int maxSteps, Thresholds thresholds) {
     /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps. */
+    public static Settings forInterval(double intervalSeconds, int maxSteps, Thresholds thresholds) {
+      return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps, thresholds);
+    }
+
+    /** The same with the daemon's default thresholds. */
     public static Settings forInterval(double intervalSeconds, int maxSteps) {
-      return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps);
+      return forInterval(intervalSeconds, maxSteps, Thresholds.defaults());
     }
   }
 
@@ -318,19 +316,18 @@ public final class ProfileSession {
     Figures f = new Figures(mean(on, s -> s.util(d)), mean(on, s -> Observation.totalBusy(s.coreBusy)),
         mean(on, s -> Observation.hottest(s.coreBusy)), mean(on, s -> Observation.othersMean(s.coreBusy)),
         mean(on, Interval::datapathAllowedBusy));
-    Cause limit;
-    if (f.underlay() >= LINK_LIMIT) {
-      limit = Cause.LINK_FULL;
-    } else if (f.busyCores() >= CPU_LIMIT * peerCores || datapath.userspace() && f.allowedBusy() >= CPU_LIMIT) {
-      limit = Cause.CORES_SATURATED;
-    } else if (f.hottest() >= CPU_LIMIT && f.othersBusy() < OTHERS_IDLE) {
-      limit = Cause.ONE_TUNNEL_CORE;
-    } else if (pastKnee() && rate >= AT_REFERENCE * referenceBytesPerSecond(d)) {
-      limit = Cause.AT_CEILING;
-    } else {
-      limit = Cause.ROOM;
-    }
-    return new DirectionResult(d, Outcome.MEASURED, rate, limit, plateau.get().step(), otherBest, f);
+    Thresholds t = settings.thresholds();
+    Cause limit = Classifier.ladder(f.underlay() >= t.linkEnter(),
+        allCoresBusy(f) || datapath.userspace() && f.allowedBusy() >= t.cpuEnter(),
+        pastKnee() && rate >= t.ceilingEnter() * referenceBytesPerSecond(d), false,
+        f.hottest() >= t.coreEnter() && f.othersBusy() < t.othersIdle());
+    return new DirectionResult(d, Outcome.MEASURED, rate, limit == null ? Cause.ROOM : limit, plateau.get().step(),
+        otherBest, f);
+  }
+
+  /** Every core the peer may use was busy on the plateau (the CPU is full whatever the datapath's affinity). */
+  public boolean allCoresBusy(Figures f) {
+    return f.busyCores() >= settings.thresholds().cpuEnter() * peerCores;
   }
 
   /** The samples of the steps on the plateau: the one that set the level and the flat ones after it. */

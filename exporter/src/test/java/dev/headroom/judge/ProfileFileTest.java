@@ -47,6 +47,18 @@ class ProfileFileTest {
   }
 
   @Test
+  void aLimitIsWrittenInTheDaemonsWordsAndTheOlderWordsStillRead() throws IOException {
+    MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(2.5e9), Cause.CORES_SATURATED, OptionalDouble.of(1e9),
+        Cause.ONE_TUNNEL_CORE, 16, Datapath.KERNEL, 1280, Instant.parse("2026-01-02T03:04:05Z"));
+    Path f = dir.resolve("ceiling.properties");
+    ProfileFile.write(f, p);
+    String text = Files.readString(f);
+    assertTrue(text.contains("download.limit=cores_saturated") && text.contains("upload.limit=one_tunnel_core"), text);
+    Files.writeString(f, text.replace("cores_saturated", "cpu").replace("one_tunnel_core", "single_tunnel"));
+    assertEquals(p, ProfileFile.read(f), "a file written before reads the same");
+  }
+
+  @Test
   void writeThenReadGivesTheSameProfileAndAMissingDirectionStaysMissing() throws IOException {
     MeasuredProfile p = new MeasuredProfile(OptionalDouble.empty(), Cause.ROOM, OptionalDouble.of(4.0e8),
         Cause.CORES_SATURATED, 2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"));

@@ -193,6 +193,34 @@ class ProfileSessionTest {
   }
 
   @Test
+  void theProfileNamesItsLimitWithTheDaemonsThresholdsCpuSaturationIncluded() {
+    // Three of four cores busy: short of the default 90 %, saturated for a peer run at --cpu.saturation=0.7.
+    java.util.function.Function<Thresholds, ProfileSession> run = t -> {
+      Peer p = new Peer(new ProfileSession(Datapath.KERNEL, 4, Double.NaN, 1280,
+          ProfileSession.Settings.forInterval(1, 8, t)));
+      p.busy = cores(4, 0.75);
+      p.step(3, 0.1).step(3, 0.1).step(3, 0.1);
+      return p.session;
+    };
+    assertEquals(Cause.ROOM, run.apply(Thresholds.defaults()).result(DOWNLOAD).limit());
+    ProfileSession lower = run.apply(Thresholds.defaults().withCpuSaturation(0.7));
+    assertEquals(Cause.CORES_SATURATED, lower.result(DOWNLOAD).limit());
+    assertTrue(said(lower, DOWNLOAD).contains("limited by cores_saturated"), said(lower, DOWNLOAD));
+  }
+
+  @Test
+  void atTheReferencePastTheKneeWithOneHotCoreIsAtItsCeilingAsTheDaemonSaysIt() {
+    // The daemon's ladder: at the ceiling before one tunnel's core, whichever the profile would have named first.
+    Peer p = new Peer(session(Datapath.KERNEL, 32, 1280));
+    double[] busy = cores(32, 0.1);
+    busy[0] = 0.97;
+    p.busy = busy;
+    p.step(0.2, 10).step(0.2, 14.5).step(0.2, 14.6).step(0.2, 14.5);
+    assertEquals(Cause.AT_CEILING, p.session.result(UPLOAD).limit());
+    assertEquals(Classifier.ladder(false, false, true, false, true), p.session.result(UPLOAD).limit());
+  }
+
+  @Test
   void aUserspaceDatapathPinnedToAFullCoreIsCpu() {
     Peer p = new Peer(session(Datapath.USERSPACE, 2, 1280));
     p.busy = new double[] {0.99, 0.35};
