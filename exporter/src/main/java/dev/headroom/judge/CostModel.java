@@ -6,11 +6,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What each packet costs this peer's datapath, learned from ordinary traffic: the second seed's throughput per CPU
- * second, per direction. Every loaded sample is one equation
- * {@code datapathCores = fixed + costDown * unitsDown + costUp * unitsUp}, where a direction's units are its packets
- * weighted by size ({@link PacketSize#units}: a 1280-byte packet is one unit) and {@code fixed} is the datapath's
- * CPU while the tunnel idles (timers, keepalives), learned from idle samples apart from the rest. The two costs are
+ * What each packet costs this peer, learned from ordinary traffic: the second seed's throughput per CPU second,
+ * per direction. Every loaded sample is one equation {@code cpu = fixed + costDown * unitsDown + costUp * unitsUp},
+ * where a direction's units are its packets weighted by size ({@link PacketSize#units}: a 1280-byte packet is one
+ * unit), {@code cpu} is the busy CPU of the cores the datapath runs on ({@link #cpu}: what runs out when the peer
+ * saturates, the datapath's own and the work that moves with it, such as forwarding and the underlay's softirq)
+ * and {@code fixed} is that CPU while the tunnel idles (timers, keepalives, other services), learned from idle
+ * samples apart from the rest. The two costs are
  * fitted by least squares over an exponentially fading window; where the mix has not varied enough to tell them
  * apart (one direction alone, or both in a fixed proportion) the reference's decrypt/encrypt ratio splits the cost
  * the fit finds. A direction carrying only the other's ACKs ({@link PacketSize#COMPANION_SHARE}) counts as part of
@@ -27,6 +29,8 @@ import java.util.Map;
 public final class CostModel {
   /** A sample teaches the cost when the datapath spent at least this many cores: ten 10 ms ticks a second. */
   public static final double MIN_LOADED_CORES = 0.1;
+  /** Both directions under this share of the traffic floor is an idle tunnel, whose CPU is the fixed part. */
+  static final double IDLE_SHARE_OF_FLOOR = 0.1;
   /** The largest relative scatter of the samples around the fit (RMS residual over the mean CPU) that is used. */
   public static final double MAX_FIT_ERROR = 0.35;
   /**
@@ -43,7 +47,7 @@ public final class CostModel {
   public enum Shortfall {
     /** Used. */
     NONE,
-    /** The datapath's CPU is not measured (or no datapath). */
+    /** Neither the cores nor the datapath's CPU are measured (or there is no datapath). */
     NO_CPU,
     /** Not enough loaded time yet. */
     LEARNING,
@@ -151,7 +155,7 @@ public final class CostModel {
    * @param floor the traffic floor, bytes/s, below which a direction idles
    */
   public void feed(Observation o, double floor, long nanos) {
-    double cpu = o.datapathCpuCores();
+    double cpu = cpu(o);
     double down = o.throughput(Direction.DOWNLOAD);
     double up = o.throughput(Direction.UPLOAD);
     long dtNanos = lastNanos < 0 ? 0 : Math.max(0, nanos - lastNanos);
@@ -159,15 +163,20 @@ public final class CostModel {
     if (o.datapath() == Datapath.ABSENT || Double.isNaN(cpu) || Double.isNaN(down) || Double.isNaN(up)) {
       return;
     }
-    if (down < floor && up < floor) {
+    // Idle is next to nothing: a second that merely dips below the floor between bursts still spends the burst's CPU.
+    if (down < IDLE_SHARE_OF_FLOOR * floor && up < IDLE_SHARE_OF_FLOOR * floor) {
       double f = sums.fixedCores() + FIXED_WEIGHT * (cpu - sums.fixedCores());
       sums = new Sums(sums.w(), sums.dd(), sums.du(), sums.uu(), sums.yd(), sums.yu(), sums.yy(), sums.y(), sums.d(),
           sums.u(), sums.bytesDown(), sums.bytesUp(), sums.seconds(), Math.max(0, f));
       return;
     }
+    if (down < floor && up < floor) {
+      return; // neither idle nor loaded: no evidence either way
+    }
     double xd = units(o, Direction.DOWNLOAD);
     double xu = units(o, Direction.UPLOAD);
-    if (cpu < MIN_LOADED_CORES || Double.isNaN(xd) || Double.isNaN(xu) || xd + xu <= 0) {
+    double working = Double.isNaN(o.datapathCpuCores()) ? cpu - sums.fixedCores() : o.datapathCpuCores();
+    if (working < MIN_LOADED_CORES || Double.isNaN(xd) || Double.isNaN(xu) || xd + xu <= 0) {
       return;
     }
     // A first sample after a long gap counts as one interval, not the gap.
@@ -177,6 +186,19 @@ public final class CostModel {
     sums = new Sums(s.w() + 1, s.dd() + xd * xd, s.du() + xd * xu, s.uu() + xu * xu, s.yd() + cpu * xd,
         s.yu() + cpu * xu, s.yy() + cpu * cpu, s.y() + cpu, s.d() + xd, s.u() + xu, s.bytesDown() + down,
         s.bytesUp() + up, Math.min(s.seconds() + step, 1e9), s.fixedCores());
+  }
+
+  /**
+   * The busy CPU of the cores the datapath runs on, other work on them included, in cores: the cores a userspace
+   * datapath may run on (its affinity), else every core the peer has; the datapath's own CPU where the cores were
+   * not read. NaN when neither is known.
+   */
+  static double cpu(Observation o) {
+    if (o.datapath().userspace() && !Double.isNaN(o.datapathAllowedBusy()) && o.datapathCpuLimitCores() > 0) {
+      return o.datapathAllowedBusy() * o.datapathCpuLimitCores();
+    }
+    double busy = o.totalBusyCores();
+    return Double.isNaN(busy) ? o.datapathCpuCores() : Math.min(busy, Classifier.peerCores(o));
   }
 
   /**
@@ -197,7 +219,7 @@ public final class CostModel {
 
   /** The costs learned so far, judged against the evidence they need. */
   public Estimate estimate(Observation o) {
-    if (o.datapath() == Datapath.ABSENT || Double.isNaN(o.datapathCpuCores())) {
+    if (o.datapath() == Datapath.ABSENT || Double.isNaN(cpu(o))) {
       return Estimate.NONE;
     }
     double ratio = referenceRatio(o);

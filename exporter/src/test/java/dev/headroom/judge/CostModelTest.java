@@ -18,9 +18,13 @@ class CostModelTest {
   private static final double G = 1e9 / 8;
   private static final double FLOOR = Thresholds.defaults().trafficFloorBytesPerSecond();
 
-  /** A 4-core kernel peer carrying these Gbps in packets of these sizes, its datapath on {@code cpu} cores. */
+  /**
+   * A 4-core kernel peer carrying these Gbps in packets of these sizes, its cores busy for {@code cpu} cores in all,
+   * all of it the datapath's.
+   */
   private static Observation peer(double down, double up, int downPacket, int upPacket, double cpu) {
-    return Observation.builder(Datapath.KERNEL, 4).coreBusy(0.3, 0.3, 0.3, 0.3).datapathCpuCores(cpu)
+    double each = cpu / 4;
+    return Observation.builder(Datapath.KERNEL, 4).coreBusy(each, each, each, each).datapathCpuCores(cpu)
         .throughput(down * G, up * G).packets(down * G / downPacket, up * G / upPacket).build();
   }
 
@@ -129,6 +133,26 @@ class CostModelTest {
     double ratio = CostModel.ceiling(e, small, DOWNLOAD) / CostModel.ceiling(e, bulk, DOWNLOAD);
     assertEquals(PacketSize.scale(Datapath.KERNEL, DOWNLOAD, 1280, 200), ratio, 1e-9);
     assertTrue(ratio < 0.25, "a quarter of the bytes or less at 200-byte packets: " + ratio);
+  }
+
+  @Test
+  void otherWorkOnTheCoresCountsAsWhatTheTrafficCostsWhenItMovesWithIt() {
+    // A kernel peer whose forwarding and the underlay's softirq cost as much again as WireGuard's threads: the
+    // cores run out at the busy CPU's cost, not the threads'.
+    CostModel m = new CostModel(Duration.ofMinutes(1), null);
+    long t = 0;
+    for (double gbps : new double[] {1, 2, 1.5, 2.5}) {
+      double threads = gbps / 4;
+      Observation o = Observation.builder(Datapath.KERNEL, 4).coreBusy(threads / 2, threads / 2, threads / 2,
+          threads / 2).datapathCpuCores(threads).throughput(gbps * G, 0.02 * gbps * G)
+          .packets(gbps * G / 1280, 0.02 * gbps * G / 64).build();
+      t = feed(m, 20, t, o);
+    }
+    Observation now = Observation.builder(Datapath.KERNEL, 4).coreBusy(0.25, 0.25, 0.25, 0.25).datapathCpuCores(0.5)
+        .throughput(2 * G, 0.04 * G).packets(2 * G / 1280, 0.04 * G / 64).build();
+    CostModel.Estimate e = m.estimate(now);
+    assertTrue(e.usable(), e.toString());
+    assertEquals(8 * G, CostModel.ceiling(e, now, DOWNLOAD), 0.01 * 8 * G, "4 cores at a core per 2 Gbps");
   }
 
   @Test
