@@ -20,7 +20,7 @@ import java.util.Map;
  *
  * <p>Its ceiling ({@link #ceiling}) is the CPU the datapath can use, less the fixed part, over the cost of one unit,
  * in the packets the direction carries now. It is used only with evidence: {@code after} of loaded samples and a
- * fit whose scatter is at most {@link #MAX_FIT_ERROR}; short of that {@link Estimate#shortfall()} says why.
+ * fit whose standard error is at most {@link #MAX_FIT_ERROR}; short of that {@link Estimate#shortfall()} says why.
  *
  * <p>Not thread-safe: fed by the sampling thread; {@link Estimate} is immutable.
  *
@@ -31,8 +31,11 @@ public final class CostModel {
   public static final double MIN_LOADED_CORES = 0.1;
   /** Both directions under this share of the traffic floor is an idle tunnel, whose CPU is the fixed part. */
   static final double IDLE_SHARE_OF_FLOOR = 0.1;
-  /** The largest relative scatter of the samples around the fit (RMS residual over the mean CPU) that is used. */
-  public static final double MAX_FIT_ERROR = 0.35;
+  /**
+   * The largest relative standard error of the cost that is used: the samples' RMS scatter around the fit over the
+   * mean CPU it prices, over the square root of the (faded) number of samples.
+   */
+  public static final double MAX_FIT_ERROR = 0.1;
   /**
    * The two directions' units move together past this (uncentred correlation, squared): their costs cannot be told
    * apart and the reference's ratio splits them.
@@ -247,14 +250,17 @@ public final class CostModel {
       b = Double.NaN;
     }
     if (!apart) {
-      // One combined unit, the upload's weighted by the reference's ratio: z = d + ratio * u.
-      double zz = s.dd() + 2 * ratio * s.du() + ratio * ratio * s.uu();
-      a = zz > 0 ? (yd + ratio * yu) / zz : Double.NaN;
+      // One combined unit, the upload's weighted by the reference's ratio: z = d + ratio * u. Its cost is the
+      // window's CPU over its units (throughput per CPU second), which a second's CPU landing in the next second
+      // does not bias the way it biases a slope.
+      double z = s.d() + ratio * s.u();
+      a = z > 0 ? (s.y() - c0 * s.w()) / z : Double.NaN;
       b = ratio * a;
     }
     double rss = yy - 2 * (a * yd + b * yu) + a * a * s.dd() + 2 * a * b * s.du() + b * b * s.uu();
     double meanCores = s.y() / s.w();
-    double fitError = Math.sqrt(Math.max(0, rss) / s.w()) / Math.max(1e-9, meanCores - c0);
+    // The cost's relative standard error: one second's scatter around the fit, over the samples behind it.
+    double fitError = Math.sqrt(Math.max(0, rss) / s.w()) / Math.max(1e-9, meanCores - c0) / Math.sqrt(s.w());
     Map<Direction, Double> cost = a > 0 && b > 0 ? Map.of(Direction.DOWNLOAD, a, Direction.UPLOAD, b) : Map.of();
     Map<Direction, Double> rate = Map.of(Direction.DOWNLOAD, s.bytesDown() / s.w(), Direction.UPLOAD,
         s.bytesUp() / s.w());

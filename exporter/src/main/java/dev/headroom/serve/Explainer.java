@@ -182,7 +182,7 @@ public final class Explainer {
         + (k.cores() == 1 ? " core" : " cores") + " (" + num(e.fixedCores(), 2) + " at idle), learned at "
         + gbpsText(e.meanRate().getOrDefault(Direction.DOWNLOAD, 0.0)) + " download and "
         + gbpsText(e.meanRate().getOrDefault(Direction.UPLOAD, 0.0)) + " upload over "
-        + Units.durationText(e.seconds()) + " of load; fit ±" + pct(e.fitError())
+        + Units.durationText(e.seconds()) + " of load; cost ±" + pct(e.fitError())
         + (e.apart() ? "; decrypt costs " + num(e.ratio(), 2) + " x encrypt"
             : "; directions not told apart: decrypt at the reference's " + num(e.referenceRatio(), 2) + " x encrypt")
         + (c.linkCapped() ? "; capped by the NIC's line rate" : "");
@@ -195,8 +195,8 @@ public final class Explainer {
       case NO_CPU -> "no cost ceiling: the datapath's CPU is not measured";
       case LEARNING -> "cost ceiling after " + Units.durationText(e.neededSeconds()) + " of load (so far "
           + Units.durationText(e.seconds()) + ")";
-      case SCATTERED -> "no cost ceiling: the datapath's CPU scatters ±" + pct(e.fitError()) + " around any cost (at most ±"
-          + pct(CostModel.MAX_FIT_ERROR) + ")";
+      case SCATTERED -> "no cost ceiling yet: the CPU scatters too far for its cost to be known (±"
+          + pct(e.fitError()) + ", at most ±" + pct(CostModel.MAX_FIT_ERROR) + ")";
     };
   }
 
