@@ -21,7 +21,7 @@ REPO=$(cd "$VM_DIR/../../../.." && pwd)
 OUT=${HR_VM_OUT:-$REPO/exporter/target/vm-run}
 JAR=${HEADROOM_JAR:-$REPO/exporter/target/headroom.jar}
 # Hard limits per boot, TCG on 2 busy cores included; the guest powers itself off well before them.
-DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-900}
+DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-1020}
 SYSTEMD_LIMIT=${HR_VM_SYSTEMD_LIMIT:-540}
 ONLY=${HR_VM_ONLY:-}
 SCENARIOS=${HR_VM_SCENARIOS:-}
