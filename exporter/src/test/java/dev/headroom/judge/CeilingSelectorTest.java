@@ -23,7 +23,7 @@ class CeilingSelectorTest {
     Ceiling c = CeilingSelector.select(kernel16, profile16, config, Map.of(), DOWNLOAD);
     assertEquals(CeilingSource.PROFILE, c.source());
     assertEquals(2.0e9, c.bytesPerSecond());
-    assertTrue(Explainer.basis(c).contains("16 cores") && Explainer.basis(c).contains("cpu"), Explainer.basis(c));
+    assertTrue(Explainer.basis(c).contains("16 cores") && Explainer.basis(c).contains("limited by cores_saturated"), Explainer.basis(c));
   }
 
   @Test

@@ -102,8 +102,9 @@ class CostModelTest {
   @Test
   void aCpuThatScattersAroundAnyCostIsNotTrusted() {
     CostModel m = new CostModel(Duration.ofMinutes(1), null);
-    for (int i = 0; i < 70; i++) {
-      m.feed(peer(2, 0.05, 1280, 64, i % 2 == 0 ? 0.02 : 1.98), FLOOR, i * 1_000_000_000L);
+    // Every second loaded (the datapath never under 0.1 core), the CPU far above and below any one cost.
+    for (int i = 0; i < 61; i++) {
+      m.feed(peer(2, 0.05, 1280, 64, i % 2 == 0 ? 0.15 : 1.85), FLOOR, i * 1_000_000_000L);
     }
     CostModel.Estimate e = m.estimate(peer(2, 0.05, 1280, 64, 1));
     assertEquals(CostModel.Shortfall.SCATTERED, e.shortfall(), e.toString());
