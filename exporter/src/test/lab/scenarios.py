@@ -1512,7 +1512,7 @@ scrape_configs:
         dp = int(dp_core)
         allowed = f"0-{n - 1}"
         expected = ("peer's wireguard-go alone on cpu 0, everything else on the other cores; four download streams "
-                    "(-R -P 4) with a 20 Mbit/s upload beside them, capped by turns at half the first uncapped "
+                    "(-R -P 4) with a 20 Mbit/s upload beside them, once the download ceiling is the peer's cost, capped by turns at half the first uncapped "
                     "window's download by a token bucket on the LAN host's egress: for each capped window, the mean "
                     "spare download headroom reports (/api/v1/status) added to the download it carried (wt0 "
                     "tx_bytes) is compared with the mean download of the uncapped windows just before and after it; "
@@ -1596,11 +1596,16 @@ scrape_configs:
                 readings.append((v.get("spare_bytes_per_second"), v.get("spare_bound"), v.get("spare_load"),
                                  v.get("verdict"), m.get("headroom_datapath_cpu_cores") if m else None))
 
-            flow = int(self.spare_ramp + self.spare_window
+            # The spare is read against the ceiling the verdict reads: the peer's own cost once the daemon has
+            # learned it (--ceiling.cost-after of load), the reference table before. The windows begin once it has.
+            cost_wait = 180
+            flow = int(self.spare_ramp + cost_wait + self.spare_window
                        + self.spare_capped_max * 2 * (self.spare_settle + self.spare_window) + 6)
             iperf("iperf-spare-upload", 5203, flow, False, 1, self.spare_upload_bitrate)
             iperf("iperf-spare-download", 5201, flow, True, 4)
             time.sleep(self.spare_ramp)
+            wait_until("the download ceiling from the peer's cost", lambda: (((status_json() or {}).get("verdict")
+                       or {}).get("download") or {}).get("ceiling_source") == "cost", cost_wait, interval=1.0)
             # wireguard-go's download per busy second on the pinned core has moved by a third within a minute with
             # no steal (the host's other tenants, the scheduler), and the spare follows the peer as it is when it is
             # read. A capacity measured a minute away from the spare compares two peers, so the same streams are
