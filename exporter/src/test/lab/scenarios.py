@@ -60,7 +60,10 @@ CENSUS_INTERVAL = "1s"
 CENSUS_TRACK_TIMEOUT = 8.0
 # Series that come and go with load, not with tunnels: CPU seconds per GB is absent while the tunnel is idle
 # (docs/metrics.md). Idle scrapes must have exactly the same series; loaded ones may add only these.
-LOAD_ONLY_FAMILIES = ("headroom_cpu_seconds_per_gigabyte", "headroom_cost_cpu_seconds_per_packet")
+# The learned cost per packet appears once the cost model has its evidence and stays, idle or not: a series that
+# is born once, not one that comes and goes.
+LEARNED_FAMILIES = ("headroom_cost_cpu_seconds_per_packet",)
+LOAD_ONLY_FAMILIES = ("headroom_cpu_seconds_per_gigabyte",) + LEARNED_FAMILIES
 # The census's own series: absent from a scrape whose census read failed (headroom_source_up{source="census"} 0).
 CENSUS_SERIES_PREFIXES = ("headroom_tunnels", "headroom_tunnel_rate_bytes_per_second",
                           "headroom_tunnel_hottest_", "headroom_active_user_mean_")
@@ -1242,7 +1245,7 @@ scrape_configs:
         # families out of that scrape, as documented; that is no change of the series set only when the same
         # scrape says so (census source down) and nothing but census series is missing.
         base_rest = base.series(LOAD_ONLY_FAMILIES)
-        idle_changed = [s for s in idles if s.series() != base_series]
+        idle_changed = [s for s in idles if s.series(LEARNED_FAMILIES) != base.series(LEARNED_FAMILIES)]
 
         def census_down(s):
             missing = base_rest - s.series(LOAD_ONLY_FAMILIES)
