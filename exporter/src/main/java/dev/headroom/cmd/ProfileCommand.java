@@ -202,7 +202,9 @@ public final class ProfileCommand {
     return new ProfileSession.Interval(s.monotonicNanos() / 1e9, down, up,
         measured ? online.stream().mapToDouble(Core::busy).toArray() : new double[0],
         s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD), s.datapathAllowedBusy(),
-        cores(online, Core::user), cores(online, Core::system), cores(online, Core::softirq));
+        cores(online, Core::user), cores(online, Core::system), cores(online, Core::softirq),
+        underlay ? s.underlayTraffic().rate(InterfaceTracker.TX_PACKETS) : s.packetRate(Direction.DOWNLOAD),
+        underlay ? s.underlayTraffic().rate(InterfaceTracker.RX_PACKETS) : s.packetRate(Direction.UPLOAD));
   }
 
   private static double cores(List<Core> online, java.util.function.ToDoubleFunction<Core> f) {
@@ -277,10 +279,14 @@ public final class ProfileCommand {
       case NO_PLATEAU -> ": no plateau after " + r.steps() + " step" + (r.steps() == 1 ? "" : "s") + ", best " + best
           + "; not written: add load (more clients or streams) until two steps in a row raise it by less than "
           + pct(session.settings().minGain());
-      case MEASURED -> ": plateau at " + best + " after " + r.steps() + " steps, limited by "
+      case MEASURED -> ": plateau at " + best + packetsText(r.packetBytes()) + " after " + r.steps() + " steps, limited by "
           + ProfileFile.limitLabel(r.limit()) + " (" + why(session, r) + "); " + session.datapath().label()
           + " datapath, " + session.cores() + " cores, MTU " + session.tunnelMtu();
     };
+  }
+
+  private static String packetsText(double packetBytes) {
+    return Double.isNaN(packetBytes) ? "" : " in " + Math.round(packetBytes) + "-byte packets";
   }
 
   private static String why(ProfileSession session, ProfileSession.DirectionResult r) {

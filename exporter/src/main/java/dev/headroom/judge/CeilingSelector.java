@@ -11,8 +11,8 @@ import java.util.OptionalDouble;
  * datapath and MTU; then a configured ceiling; then the ceiling observed on this peer ({@link CeilingLearner});
  * then the ceiling its datapath's cost per packet gives ({@link CostModel}); then the built-in
  * {@link ReferenceProfile}. Every ceiling but a configured one is read at the packets the direction carries now
- * ({@link Observation#carriedPacketBytes}): a profile and the reference were measured with full packets, an observed
- * ceiling records its own ({@link PacketSize}).
+ * ({@link Observation#carriedPacketBytes}): the reference was measured with full packets, a profile and an observed
+ * ceiling record their own ({@link PacketSize}).
  *
  * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, learner.inUse(observation), learner.cost(observation), Direction.UPLOAD);}
  */
@@ -42,7 +42,8 @@ public final class CeilingSelector {
         boolean link = profile.limit(d) == Cause.LINK_FULL;
         double bytes = measured.getAsDouble();
         return new Ceiling(bytes, CeilingSource.PROFILE, link, new Ceiling.Profile(profile, d), skipped)
-            .at(link ? bytes : bytes * PacketSize.scale(o.datapath(), d, o.tunnelMtu(), packet), packet, skipped, cost);
+            .at(link ? bytes : bytes * PacketSize.scale(o.datapath(), d, profile.packetBytes(d), packet), packet,
+                skipped, cost);
       }
       skipped = Optional.of(new Ceiling.Skipped(mismatch.get(), profile, o, d));
     }

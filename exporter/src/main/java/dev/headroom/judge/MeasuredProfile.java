@@ -20,6 +20,9 @@ import java.util.OptionalDouble;
  * @param datapath               datapath during the measurement
  * @param tunnelMtu              tunnel MTU during the measurement
  * @param measuredAt             when it was measured; may be null when the file did not say
+ * @param downloadPacketBytes    mean packet size download carried on its plateau; NaN when not recorded (read as full
+ *                               packets of the tunnel MTU, as files written before it was recorded were measured)
+ * @param uploadPacketBytes      the same for upload
  */
 public record MeasuredProfile(
     OptionalDouble downloadBytesPerSecond,
@@ -29,7 +32,16 @@ public record MeasuredProfile(
     int cores,
     Datapath datapath,
     int tunnelMtu,
-    Instant measuredAt) {
+    Instant measuredAt,
+    double downloadPacketBytes,
+    double uploadPacketBytes) {
+
+  /** A profile whose packet sizes were not recorded. */
+  public MeasuredProfile(OptionalDouble downloadBytesPerSecond, Cause downloadLimit, OptionalDouble uploadBytesPerSecond,
+      Cause uploadLimit, int cores, Datapath datapath, int tunnelMtu, Instant measuredAt) {
+    this(downloadBytesPerSecond, downloadLimit, uploadBytesPerSecond, uploadLimit, cores, datapath, tunnelMtu,
+        measuredAt, Double.NaN, Double.NaN);
+  }
 
   public MeasuredProfile {
     if (cores < 1) {
@@ -43,6 +55,12 @@ public record MeasuredProfile(
   /** The measured ceiling in a direction, if that direction was measured. */
   public OptionalDouble ceiling(Direction d) {
     return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+  }
+
+  /** The mean packet size a direction was measured at: recorded, else full packets of the tunnel MTU. */
+  public double packetBytes(Direction d) {
+    double p = d == Direction.DOWNLOAD ? downloadPacketBytes : uploadPacketBytes;
+    return Double.isNaN(p) ? tunnelMtu : p;
   }
 
   /** What stopped a direction rising; {@link Cause#ROOM} when nothing on the peer was full. */
@@ -63,7 +81,8 @@ public record MeasuredProfile(
     boolean keepUp = uploadBytesPerSecond.isEmpty() && earlier.uploadBytesPerSecond.isPresent();
     return new MeasuredProfile(keepDown ? earlier.downloadBytesPerSecond : downloadBytesPerSecond,
         keepDown ? earlier.downloadLimit : downloadLimit, keepUp ? earlier.uploadBytesPerSecond : uploadBytesPerSecond,
-        keepUp ? earlier.uploadLimit : uploadLimit, cores, datapath, tunnelMtu, measuredAt);
+        keepUp ? earlier.uploadLimit : uploadLimit, cores, datapath, tunnelMtu, measuredAt,
+        keepDown ? earlier.downloadPacketBytes : downloadPacketBytes, keepUp ? earlier.uploadPacketBytes : uploadPacketBytes);
   }
 
   /** When it was measured, if the file said. */

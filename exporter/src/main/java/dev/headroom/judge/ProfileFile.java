@@ -22,15 +22,18 @@ import java.util.Properties;
  * Reads and writes a measured profile as a {@code java.util.Properties} file:
  * <pre>
  * download.bytes_per_second=2500000000
- * download.limit=cpu
+ * download.limit=cores_saturated
+ * download.packet_bytes=1252
  * upload.bytes_per_second=1875000000
- * upload.limit=cpu
+ * upload.limit=cores_saturated
+ * upload.packet_bytes=1249
  * measured.cores=16
  * measured.datapath=kernel
  * measured.mtu=1280
  * measured.at=2026-11-30T02:54:45Z
  * </pre>
- * A direction that was not measured has no keys. Bad content throws {@link ProfileFileException} naming the key.
+ * A direction that was not measured has no keys; a file without {@code packet_bytes} was measured at full packets
+ * of {@code measured.mtu}. Bad content throws {@link ProfileFileException} naming the key.
  *
  * <p>Usage: {@code Optional<MeasuredProfile> p = ProfileFile.readIfPresent(Path.of("/var/lib/headroom/ceiling.properties"));}
  */
@@ -63,6 +66,10 @@ public final class ProfileFile {
       if (c.isPresent()) {
         w.write(d.label() + ".bytes_per_second=" + Math.round(c.getAsDouble()) + "\n");
         w.write(d.label() + ".limit=" + limitLabel(profile.limit(d)) + "\n");
+        double packet = d == Direction.DOWNLOAD ? profile.downloadPacketBytes() : profile.uploadPacketBytes();
+        if (!Double.isNaN(packet)) {
+          w.write(d.label() + ".packet_bytes=" + Math.round(packet) + "\n");
+        }
       }
     }
     w.write("measured.cores=" + profile.cores() + "\n");
@@ -115,7 +122,8 @@ public final class ProfileFile {
         throw new ProfileFileException(file, "measured.at", "'" + atText + "' is not an RFC 3339 UTC time like 2026-11-30T02:54:45Z");
       }
     }
-    return new MeasuredProfile(down, downLimit, up, upLimit, cores, datapath, mtu, at);
+    return new MeasuredProfile(down, downLimit, up, upLimit, cores, datapath, mtu, at,
+        packetBytes(file, p, "download.packet_bytes", mtu), packetBytes(file, p, "upload.packet_bytes", mtu));
   }
 
   private static String value(Properties p, String key) {
@@ -138,6 +146,25 @@ public final class ProfileFile {
       throw new ProfileFileException(file, key, "'" + v + "' must be a positive number of bytes per second");
     }
     return OptionalDouble.of(d);
+  }
+
+  /** A recorded mean packet size: from an IPv4 header to the tunnel MTU; NaN when the key is absent. */
+  private static double packetBytes(Path file, Properties p, String key, int mtu) throws ProfileFileException {
+    String v = value(p, key);
+    if (v == null) {
+      return Double.NaN;
+    }
+    double d;
+    try {
+      d = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new ProfileFileException(file, key, "'" + v + "' is not a number of bytes");
+    }
+    if (!(d >= PacketSize.MIN_PACKET_BYTES && d <= mtu)) {
+      throw new ProfileFileException(file, key, "'" + v + "' must be a packet size from "
+          + (int) PacketSize.MIN_PACKET_BYTES + " bytes to the MTU, " + mtu);
+    }
+    return d;
   }
 
   /**

@@ -55,12 +55,23 @@ public final class ProfileSession {
    * @param userCores    user CPU over the interval, summed over cores, in cores; NaN when unknown
    * @param systemCores  system CPU, in cores; NaN when unknown
    * @param softirqCores softirq CPU, in cores; NaN when unknown
+   * @param downloadPacketsPerSecond packets per second download carried; NaN when unknown
+   * @param uploadPacketsPerSecond   the same for upload
    */
   public record Interval(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
       double underlayTransmitUtilization, double underlayReceiveUtilization, double datapathAllowedBusy,
-      double userCores, double systemCores, double softirqCores) {
+      double userCores, double systemCores, double softirqCores, double downloadPacketsPerSecond,
+      double uploadPacketsPerSecond) {
     public Interval {
       coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
+    }
+
+    /** An interval whose packet rates are unknown. */
+    public Interval(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
+        double underlayTransmitUtilization, double underlayReceiveUtilization, double datapathAllowedBusy,
+        double userCores, double systemCores, double softirqCores) {
+      this(seconds, downloadBytesPerSecond, uploadBytesPerSecond, coreBusy, underlayTransmitUtilization,
+          underlayReceiveUtilization, datapathAllowedBusy, userCores, systemCores, softirqCores, Double.NaN, Double.NaN);
     }
 
     @Override
@@ -70,6 +81,10 @@ public final class ProfileSession {
 
     public double rate(Direction d) {
       return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+    }
+
+    public double packetRate(Direction d) {
+      return d == Direction.DOWNLOAD ? downloadPacketsPerSecond : uploadPacketsPerSecond;
     }
 
     /** The underlay's use on the direction's side: transmit for download, receive for upload. */
@@ -135,9 +150,11 @@ public final class ProfileSession {
    * @param steps          the plateau's last step when measured, else the steps measured so far
    * @param otherBest      the other direction's best step level: a direction far below it is that one's ACK stream
    * @param on             the plateau's means the limit was named from; {@link Figures#UNKNOWN} unless measured
+   * @param packetBytes    the mean packet size on the plateau (its bytes over its packets); NaN when not measured or
+   *                       the packets were not counted
    */
   public record DirectionResult(Direction direction, Outcome outcome, double bytesPerSecond, Cause limit, int steps,
-      double otherBest, Figures on) {
+      double otherBest, Figures on, double packetBytes) {
     public boolean measured() {
       return outcome == Outcome.MEASURED;
     }
@@ -309,7 +326,7 @@ public final class ProfileSession {
     Optional<PlateauDetector.Plateau> plateau = p.plateau();
     if (!isDriven(d) || plateau.isEmpty()) {
       Outcome o = isDriven(d) ? Outcome.NO_PLATEAU : Outcome.NOT_DRIVEN;
-      return new DirectionResult(d, o, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN);
+      return new DirectionResult(d, o, p.best(), Cause.ROOM, steps.size(), otherBest, Figures.UNKNOWN, Double.NaN);
     }
     List<Interval> on = plateauSamples(plateau.get());
     double rate = plateau.get().bytesPerSecond();
@@ -321,8 +338,11 @@ public final class ProfileSession {
         allCoresBusy(f) || datapath.userspace() && f.allowedBusy() >= t.cpuEnter(),
         pastKnee() && rate >= t.ceilingEnter() * referenceBytesPerSecond(d), false,
         f.hottest() >= t.coreEnter() && f.othersBusy() < t.othersIdle());
+    double packets = mean(on, s -> s.packetRate(d));
+    double packetBytes = packets > 0 ? Math.max(PacketSize.MIN_PACKET_BYTES, Math.min(tunnelMtu,
+        mean(on, s -> s.rate(d)) / packets)) : Double.NaN;
     return new DirectionResult(d, Outcome.MEASURED, rate, limit == null ? Cause.ROOM : limit, plateau.get().step(),
-        otherBest, f);
+        otherBest, f, packetBytes);
   }
 
   /** Every core the peer may use was busy on the plateau (the CPU is full whatever the datapath's affinity). */
@@ -375,7 +395,7 @@ public final class ProfileSession {
     return Optional.of(new MeasuredProfile(
         down.measured() ? OptionalDouble.of(down.bytesPerSecond()) : OptionalDouble.empty(), down.limit(),
         up.measured() ? OptionalDouble.of(up.bytesPerSecond()) : OptionalDouble.empty(), up.limit(),
-        cores, datapath, tunnelMtu, measuredAt));
+        cores, datapath, tunnelMtu, measuredAt, down.packetBytes(), up.packetBytes()));
   }
 
   private static double mean(List<Interval> on, ToDoubleFunction<Interval> f) {

@@ -71,6 +71,18 @@ class CeilingSelectorTest {
   }
 
   @Test
+  void aProfileIsReadAtThePacketsItWasMeasuredWith() {
+    // 400-byte packets carried now: a profile measured at 400 bytes holds as measured, one read as full packets shrinks.
+    Observation small = Observation.builder(Datapath.KERNEL, 16).throughput(1.0e9, 0).packets(1.0e9 / 400, 0).build();
+    MeasuredProfile atSmall = new MeasuredProfile(OptionalDouble.of(2.0e9), Cause.CORES_SATURATED, OptionalDouble.empty(),
+        Cause.ROOM, 16, Datapath.KERNEL, 1280, Instant.EPOCH, 400, Double.NaN);
+    assertEquals(2.0e9, CeilingSelector.select(small, atSmall, config, Map.of(), DOWNLOAD).bytesPerSecond(), 1);
+    double fromFull = CeilingSelector.select(small, profile16, config, Map.of(), DOWNLOAD).bytesPerSecond();
+    assertEquals(2.0e9 * PacketSize.scale(Datapath.KERNEL, DOWNLOAD, 1280, 400), fromFull, 1);
+    assertTrue(fromFull < 0.5 * 2.0e9, "full packets cost less per byte: " + fromFull);
+  }
+
+  @Test
   void selectBothCoversEachDirection() {
     var both = CeilingSelector.selectBoth(kernel16, profile16, config, Map.of());
     assertEquals(CeilingSource.PROFILE, both.get(DOWNLOAD).source());

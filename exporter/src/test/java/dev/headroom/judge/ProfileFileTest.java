@@ -29,6 +29,8 @@ class ProfileFileTest {
       measured.datapath=kernel
       measured.mtu=1280
       measured.at=2026-11-30T02:54:45Z
+      download.packet_bytes=400
+      upload.packet_bytes=1180
       """;
 
   @Test
@@ -44,6 +46,20 @@ class ProfileFileTest {
     assertEquals(Datapath.KERNEL, p.datapath());
     assertEquals(1280, p.tunnelMtu());
     assertEquals(Instant.parse("2026-11-30T02:54:45Z"), p.measuredAt());
+    assertEquals(400, p.packetBytes(Direction.DOWNLOAD));
+    assertEquals(1180, p.packetBytes(Direction.UPLOAD));
+  }
+
+  @Test
+  void theMeasuredPacketSizeIsKeptAndAFileWithoutOneWasMeasuredAtFullPackets() throws IOException {
+    MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(1.2e8), Cause.CORES_SATURATED, OptionalDouble.empty(),
+        Cause.ROOM, 2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"), 212.4, Double.NaN);
+    Path f = dir.resolve("ceiling.properties");
+    ProfileFile.write(f, p);
+    MeasuredProfile read = ProfileFile.read(f);
+    assertEquals(212, read.packetBytes(Direction.DOWNLOAD), "recorded to the byte");
+    Files.writeString(f, Files.readString(f).replaceAll("(?m)^download\\.packet_bytes=.*\\n", ""));
+    assertEquals(1280, ProfileFile.read(f).packetBytes(Direction.DOWNLOAD), "unrecorded: the tunnel MTU");
   }
 
   @Test
@@ -79,7 +95,7 @@ class ProfileFileTest {
   @CsvSource({
       "download.bytes_per_second,fast", "download.bytes_per_second,-5", "download.limit,disk",
       "measured.cores,sixteen", "measured.cores,0", "measured.datapath,absent", "measured.mtu,1280.5",
-      "measured.at,yesterday"})
+      "measured.at,yesterday", "download.packet_bytes,big", "download.packet_bytes,1500", "upload.packet_bytes,12"})
   void badContentNamesTheKey(String key, String value) throws IOException {
     Path f = dir.resolve("bad.properties");
     Files.writeString(f, GOOD.replaceAll("(?m)^" + key.replace(".", "\\.") + "=.*$", key + "=" + value));

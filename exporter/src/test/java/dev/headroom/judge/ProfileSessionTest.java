@@ -33,6 +33,7 @@ class ProfileSessionTest {
     double txUtil = 0.1;
     double rxUtil = 0.01;
     double allowedBusy = Double.NaN;
+    double packetBytes = Double.NaN;
 
     Peer(ProfileSession session) {
       this.session = session;
@@ -43,8 +44,10 @@ class ProfileSessionTest {
       session.beginStep(t);
       while (session.phase() == ProfileSession.Phase.SETTLING || session.phase() == ProfileSession.Phase.MEASURING) {
         t += 1;
-        session.add(new ProfileSession.Interval(t, jitter(downGbps) * GBPS, jitter(upGbps) * GBPS, busy, txUtil, rxUtil,
-            allowedBusy, Double.NaN, Double.NaN, Double.NaN));
+        double down = jitter(downGbps) * GBPS;
+        double up = jitter(upGbps) * GBPS;
+        session.add(new ProfileSession.Interval(t, down, up, busy, txUtil, rxUtil, allowedBusy, Double.NaN, Double.NaN,
+            Double.NaN, down / packetBytes, up / 64));
       }
       return this;
     }
@@ -86,6 +89,19 @@ class ProfileSessionTest {
     assertTrue(down.measured());
     assertEquals(0.31, Units.gbps(down.bytesPerSecond()), 0.31 * 0.03);
     assertTrue(said(p.session, DOWNLOAD).contains("after 5 steps"), said(p.session, DOWNLOAD));
+  }
+
+  @Test
+  void theProfileRecordsThePacketSizeItsPlateauCarried() {
+    Peer p = new Peer(session(Datapath.USERSPACE, 2, 1280));
+    p.busy = cores(2, 0.95);
+    p.packetBytes = 300;
+    p.step(0.05, 0.001).step(0.1, 0.002).step(0.101, 0.002).step(0.1, 0.002);
+    ProfileSession.DirectionResult down = p.session.result(DOWNLOAD);
+    assertTrue(down.measured());
+    assertEquals(300, down.packetBytes(), 1);
+    assertEquals(300, p.session.toProfile(java.time.Instant.EPOCH).orElseThrow().packetBytes(DOWNLOAD), 1);
+    assertTrue(said(p.session, DOWNLOAD).contains("in 300-byte packets"), said(p.session, DOWNLOAD));
   }
 
   @Test
