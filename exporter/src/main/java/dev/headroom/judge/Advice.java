@@ -19,7 +19,9 @@ public enum Advice {
   /** The path carries jumbo frames end to end but the tunnel runs at a standard MTU. */
   RAISE_MTU,
   /** The NIC is full while the CPU has room: a faster interface buys throughput. */
-  BIGGER_INTERFACE;
+  BIGGER_INTERFACE,
+  /** A relayed client is held by the relay: let it reach the peer directly (UDP reachability, NAT, firewall). */
+  DIRECT_PATH;
 
   private final String label = name().toLowerCase(Locale.ROOT);
 

@@ -44,7 +44,12 @@ public enum Cause {
   /** One core is pegged by the datapath while the others idle, and one tunnel carries most of this direction. */
   ONE_TUNNEL_CORE(Verdict.SINGLE_TUNNEL_BOUND),
   /** The busiest tunnel runs at the cloud's single-flow cap ({@code --underlay.flow-cap}). */
-  FLOW_CAP(Verdict.SINGLE_TUNNEL_BOUND);
+  FLOW_CAP(Verdict.SINGLE_TUNNEL_BOUND),
+  /**
+   * The busiest tunnel carries most of this direction through NetBird's relay and holds flat at its level while the
+   * peer has room: the relay's path, not the peer, is that client's limit.
+   */
+  RELAY_HELD(Verdict.SINGLE_TUNNEL_BOUND);
 
   private final String label = name().toLowerCase(Locale.ROOT);
   private final Verdict verdict;

@@ -44,6 +44,8 @@ public final class Classifier {
   private final Map<Direction, Latch> atCeiling = Direction.each(d -> new Latch());
   private final Map<Direction, Latch> flowCap = Direction.each(d -> new Latch());
   private final Map<Direction, Latch> single = Direction.each(d -> new Latch());
+  private final Map<Direction, Latch> relayHeld = Direction.each(d -> new Latch());
+  private final Map<Direction, RelayedLevel> relayedLevel = Direction.each(d -> new RelayedLevel());
   /** The CPU is saturated, whatever the traffic split: decides bigger_interface versus scale_out. */
   private final Latch cpuSaturated = new Latch();
   /** The userspace datapath is near its plateau in some direction. */
@@ -96,6 +98,11 @@ public final class Classifier {
           carry && cpuCeiling && util >= t.ceilingExit(), n);
       flowCap.get(d).update(carry && atFlowCap(o, d, t.ceilingEnter()), carry && atFlowCap(o, d, t.ceilingExit()), n);
       single.get(d).update(carry && singleTunnel(o, d, util, false), carry && singleTunnel(o, d, util, true), n);
+      double spread = relayedLevel.get(d).add(o.hottestTunnelRelayed(d) ? o.hottestTunnel(d) : Double.NaN);
+      relayHeld.get(d).update(carry && spread <= Thresholds.RELAY_FLAT_SPREAD
+              && o.hottestTunnel(d) >= t.singleTunnelShare() * rate,
+          carry && spread <= Thresholds.RELAY_FLAT_SPREAD_EXIT
+              && o.hottestTunnel(d) >= t.singleTunnelShareExit() * rate, n);
 
       // A direction the link holds back is not near the userspace plateau, whatever its utilization says.
       if (userspace && carry && !link.get(d).on) {
@@ -105,7 +112,8 @@ public final class Classifier {
             || rate >= (t.userspacePlateauShare() - Thresholds.HYSTERESIS_GAP) * plateau;
       }
 
-      Cause held = ladder(link.get(d).on, cpu.get(d).on, atCeiling.get(d).on, flowCap.get(d).on, single.get(d).on);
+      Cause held = ladder(link.get(d).on, cpu.get(d).on, atCeiling.get(d).on, flowCap.get(d).on, single.get(d).on,
+          relayHeld.get(d).on);
       Cause cause = held != null ? held : !present ? Cause.NO_DATAPATH : carry ? Cause.ROOM : Cause.IDLE;
       causes.put(d, cause);
     }
@@ -126,15 +134,16 @@ public final class Classifier {
   /**
    * The one ladder that names what holds a direction, used by the daemon each sample and by {@code headroom
    * profile} on a plateau: the first condition that holds, in the order link, cores, at the ceiling, the cloud's
-   * flow cap, one tunnel's core; null when none does.
+   * flow cap, one tunnel's core, a relayed tunnel held by its relay; null when none does.
    */
   public static Cause ladder(boolean linkFull, boolean coresSaturated, boolean atCeiling, boolean atFlowCap,
-      boolean oneTunnelCore) {
+      boolean oneTunnelCore, boolean relayHeld) {
     return linkFull ? Cause.LINK_FULL
         : coresSaturated ? Cause.CORES_SATURATED
         : atCeiling ? Cause.AT_CEILING
         : atFlowCap ? Cause.FLOW_CAP
         : oneTunnelCore ? Cause.ONE_TUNNEL_CORE
+        : relayHeld ? Cause.RELAY_HELD
         : null;
   }
 
@@ -272,6 +281,8 @@ public final class Classifier {
         } else {
           add(items, Advice.SCALE_OUT, d, Ground.PAST_KNEE);
         }
+      } else if (j.cause() == Cause.RELAY_HELD) {
+        add(items, Advice.DIRECT_PATH, d, Ground.RELAYED_TUNNEL);
       } else if (j.verdict() == Verdict.LINK_BOUND) {
         if (o.lineRate().orElse(0) >= LARGEST_NIC_BYTES_PER_SECOND) {
           add(items, Advice.SCALE_OUT, d, Ground.LARGEST_NIC);
@@ -309,6 +320,41 @@ public final class Classifier {
       }
     }
     items.add(new AdviceItem(a, d, g));
+  }
+
+  /**
+   * The busiest tunnel's level while it is relayed, over the last {@link Thresholds#RELAY_FLAT_SAMPLES} samples: a
+   * relay holds its flow flat where a flow that only lacks demand wanders. The census refreshes the level every
+   * census interval, so the window spans several censuses.
+   */
+  static final class RelayedLevel {
+    private final double[] recent = new double[Thresholds.RELAY_FLAT_SAMPLES];
+    private int filled;
+    private int next;
+
+    /**
+     * Adds one sample's level (NaN: not relayed or unknown, which starts over) and returns the window's spread,
+     * (max - min) / max; infinite until the window is full.
+     */
+    double add(double level) {
+      if (Double.isNaN(level) || !(level > 0)) {
+        filled = 0;
+        return Double.POSITIVE_INFINITY;
+      }
+      recent[next] = level;
+      next = (next + 1) % recent.length;
+      filled = Math.min(recent.length, filled + 1);
+      if (filled < recent.length) {
+        return Double.POSITIVE_INFINITY;
+      }
+      double min = Double.POSITIVE_INFINITY;
+      double max = 0;
+      for (double v : recent) {
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+      return (max - min) / max;
+    }
   }
 
   /** A debounced condition: on after n samples in a row of {@code enter}, off after n in a row without {@code stay}. */

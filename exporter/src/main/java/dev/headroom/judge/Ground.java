@@ -32,7 +32,9 @@ public enum Ground {
   /** The NIC is full while the CPU has room. */
   LINK_FULL_CPU_ROOM,
   /** The path carries jumbo frames end to end and the tunnel runs at the default MTU. */
-  JUMBO_PATH;
+  JUMBO_PATH,
+  /** The busiest tunnel goes through NetBird's relay and holds flat there while the peer has room. */
+  RELAYED_TUNNEL;
 
   private final String label = name().toLowerCase(Locale.ROOT);
 

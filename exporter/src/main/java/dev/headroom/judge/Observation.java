@@ -39,6 +39,8 @@ import java.util.OptionalDouble;
  *                                tunnel's endpoint is a private address on a jumbo underlay)
  * @param downloadPacketsPerSecond tunnel TX packets per second; NaN when unknown
  * @param uploadPacketsPerSecond   tunnel RX packets per second; NaN when unknown
+ * @param hottestTunnelDownloadRelayed the busiest download tunnel goes through NetBird's relay
+ * @param hottestTunnelUploadRelayed   the busiest upload tunnel goes through NetBird's relay
  */
 public record Observation(
     Datapath datapath,
@@ -60,7 +62,9 @@ public record Observation(
     double flowCapBytesPerSecond,
     boolean jumboPath,
     double downloadPacketsPerSecond,
-    double uploadPacketsPerSecond) {
+    double uploadPacketsPerSecond,
+    boolean hottestTunnelDownloadRelayed,
+    boolean hottestTunnelUploadRelayed) {
 
   /** NetBird's default tunnel MTU. */
   public static final int DEFAULT_TUNNEL_MTU = 1280;
@@ -152,6 +156,11 @@ public record Observation(
     return d == Direction.DOWNLOAD ? hottestTunnelDownloadBytesPerSecond : hottestTunnelUploadBytesPerSecond;
   }
 
+  /** The busiest tunnel of a direction goes through NetBird's relay. */
+  public boolean hottestTunnelRelayed(Direction d) {
+    return d == Direction.DOWNLOAD ? hottestTunnelDownloadRelayed : hottestTunnelUploadRelayed;
+  }
+
   public OptionalDouble lineRate() {
     return lineRateBytesPerSecond > 0 ? OptionalDouble.of(lineRateBytesPerSecond) : OptionalDouble.empty();
   }
@@ -213,7 +222,9 @@ public record Observation(
         && Double.compare(flowCapBytesPerSecond, x.flowCapBytesPerSecond) == 0
         && jumboPath == x.jumboPath
         && Double.compare(downloadPacketsPerSecond, x.downloadPacketsPerSecond) == 0
-        && Double.compare(uploadPacketsPerSecond, x.uploadPacketsPerSecond) == 0;
+        && Double.compare(uploadPacketsPerSecond, x.uploadPacketsPerSecond) == 0
+        && hottestTunnelDownloadRelayed == x.hottestTunnelDownloadRelayed
+        && hottestTunnelUploadRelayed == x.hottestTunnelUploadRelayed;
   }
 
   @Override
@@ -222,7 +233,8 @@ public record Observation(
         downloadBytesPerSecond, uploadBytesPerSecond, underlayTransmitUtilization, underlayReceiveUtilization,
         Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores, datapathAllowedBusy,
         hottestTunnelDownloadBytesPerSecond, hottestTunnelUploadBytesPerSecond, cpuQuotaCores, flowCapBytesPerSecond,
-        jumboPath, downloadPacketsPerSecond, uploadPacketsPerSecond);
+        jumboPath, downloadPacketsPerSecond, uploadPacketsPerSecond, hottestTunnelDownloadRelayed,
+        hottestTunnelUploadRelayed);
   }
 
   @Override
@@ -233,7 +245,8 @@ public record Observation(
         + ", busy=" + Arrays.toString(coreBusy) + ", datapathCpu=" + datapathCpuCores + "/" + datapathCpuLimitCores
         + ", allowedBusy=" + datapathAllowedBusy
         + ", hottest=" + hottestTunnelDownloadBytesPerSecond + "/" + hottestTunnelUploadBytesPerSecond
-        + ", quota=" + cpuQuotaCores + ", flowCap=" + flowCapBytesPerSecond + ", jumboPath=" + jumboPath + ", packets=" + downloadPacketsPerSecond + "/" + uploadPacketsPerSecond + "]";
+        + ", quota=" + cpuQuotaCores + ", flowCap=" + flowCapBytesPerSecond + ", jumboPath=" + jumboPath + ", packets=" + downloadPacketsPerSecond + "/" + uploadPacketsPerSecond
+        + ", hottestRelayed=" + hottestTunnelDownloadRelayed + "/" + hottestTunnelUploadRelayed + "]";
   }
 
   /** Builds an {@link Observation}; not thread-safe, use one per sample. */
@@ -258,6 +271,8 @@ public record Observation(
     private boolean jumboPath;
     private double downPackets = Double.NaN;
     private double upPackets = Double.NaN;
+    private boolean hottestDownRelayed;
+    private boolean hottestUpRelayed;
 
     private Builder(Datapath datapath, int onlineCores) {
       this.datapath = datapath;
@@ -277,6 +292,8 @@ public record Observation(
     /** Mean busy ratio of the cores the datapath process may run on (its affinity). */
     public Builder datapathAllowedBusy(double v) { allowedBusy = v; return this; }
     public Builder hottestTunnel(double down, double up) { hottestDown = down; hottestUp = up; return this; }
+    /** Whether each direction's busiest tunnel goes through NetBird's relay. */
+    public Builder hottestRelayed(boolean down, boolean up) { hottestDownRelayed = down; hottestUpRelayed = up; return this; }
 
     /** The peer's CPU quota in cores (cgroup {@code cpu.max}); NaN for none. */
     public Builder cpuQuotaCores(double v) { cpuQuota = v; return this; }
@@ -290,7 +307,7 @@ public record Observation(
     public Observation build() {
       return new Observation(datapath, onlineCores, tunnelMtu, underlayMtu, lineRate, download, upload,
           txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, allowedBusy, hottestDown, hottestUp,
-          cpuQuota, flowCap, jumboPath, downPackets, upPackets);
+          cpuQuota, flowCap, jumboPath, downPackets, upPackets, hottestDownRelayed, hottestUpRelayed);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.headroom.judge;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
+import dev.headroom.read.wg.Connection;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
 import java.net.InetAddress;
@@ -42,6 +43,8 @@ public final class Observations {
     }
     if (s.census() != null && s.census().hasRates()) {
       b.hottestTunnel(s.census().download().hottestBytesPerSecond(), s.census().upload().hottestBytesPerSecond());
+      b.hottestRelayed(s.census().download().hottestConnection() == Connection.RELAYED,
+          s.census().upload().hottestConnection() == Connection.RELAYED);
     }
     if (s.datapathAllowedCpus() > 0) {
       b.datapathCpuLimitCores(s.datapathAllowedCpus());

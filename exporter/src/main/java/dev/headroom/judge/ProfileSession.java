@@ -337,7 +337,7 @@ public final class ProfileSession {
     Cause limit = Classifier.ladder(f.underlay() >= t.linkEnter(),
         allCoresBusy(f) || datapath.userspace() && f.allowedBusy() >= t.cpuEnter(),
         pastKnee() && rate >= t.ceilingEnter() * referenceBytesPerSecond(d), false,
-        f.hottest() >= t.coreEnter() && f.othersBusy() < t.othersIdle());
+        f.hottest() >= t.coreEnter() && f.othersBusy() < t.othersIdle(), false);
     double packets = mean(on, s -> s.packetRate(d));
     double packetBytes = packets > 0 ? Math.max(PacketSize.MIN_PACKET_BYTES, Math.min(tunnelMtu,
         mean(on, s -> s.rate(d)) / packets)) : Double.NaN;

@@ -52,6 +52,16 @@ public record Thresholds(
 
   /** Datapath CPU, in cores, from which a pegged core can be the tunnel's own (it uses most of that core). */
   public static final double DATAPATH_CORES_ENTER = 0.5;
+  /**
+   * A relayed busiest tunnel is held by its relay when its level over the last {@link #RELAY_FLAT_SAMPLES} samples
+   * (three censuses at the default 5 s) spreads by no more than this share of its top: a relay's rate limit and the
+   * UDP buffers in front of it hold a flow flat, while demand-bound traffic wanders.
+   */
+  public static final double RELAY_FLAT_SPREAD = 0.15;
+  /** The spread at which a relay-held tunnel is let go. */
+  public static final double RELAY_FLAT_SPREAD_EXIT = 0.30;
+  /** Samples the relayed level is judged over. */
+  public static final int RELAY_FLAT_SAMPLES = 15;
 
   /** The documented defaults. */
   public static Thresholds defaults() {

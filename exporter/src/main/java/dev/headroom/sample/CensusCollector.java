@@ -2,6 +2,7 @@ package dev.headroom.sample;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.read.ReadException;
+import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.read.wg.PeerTransfer;
 import dev.headroom.read.wg.TunnelPeer;
 import dev.headroom.read.wg.TunnelPeersReader;
@@ -10,6 +11,7 @@ import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.CensusTotals;
 import dev.headroom.sample.census.TunnelCensus;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * health) on the census task only, one task at a time; they meet in an {@link AtomicReference} holding an
  * immutable {@link CensusState}.
  *
- * <p>Usage: {@code CensusState c = new CensusCollector(settings, censusThread).collect(Datapath.USERSPACE, now, wallMillis, false);}
+ * <p>Usage: {@code CensusState c = new CensusCollector(settings, censusThread).collect(Datapath.USERSPACE, now, wallMillis, false, null);}
  */
 public final class CensusCollector {
   static final String SOURCE = "census";
@@ -89,14 +91,16 @@ public final class CensusCollector {
 
   /**
    * Starts a census when one is due and none is running; returns the latest finished one, its health
-   * failing while a census is stalled.
+   * failing while a census is stalled. {@code netbird}: NetBird's latest status, which names the tunnels and says
+   * how each is carried; null without one.
    */
-  public CensusState collect(Datapath datapath, long nowNanos, long wallMillis, boolean tunnelRestarted) {
+  public CensusState collect(Datapath datapath, long nowNanos, long wallMillis, boolean tunnelRestarted,
+      NetbirdStatus netbird) {
     // Netstack has no socket or device to read: its census comes from NetBird's answers (see offer).
     boolean due = datapath != Datapath.NETSTACK
         && (!taken || nowNanos - takenAt >= dueNanos() || tunnelRestarted);
     if (due && running.compareAndSet(false, true)) {
-      start(nowNanos, () -> take(datapath, wallMillis));
+      start(nowNanos, () -> take(datapath, wallMillis, netbird));
     }
     CensusState s = latest.get();
     boolean stalled = running.get() && nowNanos - takenAt >= stallNanos;
@@ -146,14 +150,14 @@ public final class CensusCollector {
    * its interval held. The counters are read near the end of a read; what follows (the rest of the answer,
    * its parse) is about the same each time, so it cancels in the difference.
    */
-  private void take(Datapath datapath, long wallMillis) {
+  private void take(Datapath datapath, long wallMillis, NetbirdStatus netbird) {
     try {
       if (datapath == Datapath.ABSENT) {
         health.ok();
         latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
       } else {
         List<TunnelPeer> read = peers.read(datapath, settings.tunnelInterface());
-        latest.set(census(read, readClock.getAsLong(), wallMillis));
+        latest.set(census(read, readClock.getAsLong(), wallMillis, netbird == null ? Map.of() : netbird.byKey()));
       }
     } catch (ReadException e) {
       failed(e.getMessage());
@@ -167,7 +171,9 @@ public final class CensusCollector {
   /** A census of tunnels handed over (netstack), on the census task. */
   private void take(List<PeerTransfer> peers, long nowNanos, long wallMillis) {
     try {
-      latest.set(census(peers.stream().map(PeerTransfer::toTunnelPeer).toList(), nowNanos, wallMillis));
+      Map<String, PeerTransfer> listed = new java.util.HashMap<>();
+      peers.forEach(p -> listed.putIfAbsent(p.hexKey(), p));
+      latest.set(census(peers.stream().map(PeerTransfer::toTunnelPeer).toList(), nowNanos, wallMillis, listed));
     } catch (RuntimeException e) {
       failed(e.toString());
     } finally {
@@ -181,8 +187,9 @@ public final class CensusCollector {
     latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
   }
 
-  private CensusState census(List<TunnelPeer> tunnels, long nowNanos, long wallMillis) {
-    CensusSnapshot c = census.update(nowNanos, wallMillis / 1000, tunnels);
+  private CensusState census(List<TunnelPeer> tunnels, long nowNanos, long wallMillis,
+      Map<String, PeerTransfer> netbird) {
+    CensusSnapshot c = census.update(nowNanos, wallMillis / 1000, tunnels, netbird);
     totals.add(c);
     health.ok();
     return new CensusState(c, totals.copy(), health.snapshot());

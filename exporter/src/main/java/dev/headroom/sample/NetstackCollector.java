@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>Usage: {@code NetstackState n = new NetstackCollector(NetstackCollector.source(reader), exec, 5_000_000_000L, 30_000_000_000L, 5_000_000_000L, System::nanoTime).collect(false, now, 1.25e9);}
  */
 public final class NetstackCollector {
-  static final String SOURCE = "netbird_status";
+  public static final String SOURCE = "netbird_status";
   /** Failed calls in a row the netstack datapath outlives; past them NetBird is taken as down. */
   static final int HOLD_INTERVALS = 3;
   private static final Logger log = LoggerFactory.getLogger(NetstackCollector.class);

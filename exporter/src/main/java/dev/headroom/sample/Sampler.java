@@ -107,7 +107,8 @@ public final class Sampler {
       netstackAnswersSeen = ns.answers();
       census.offer(ns.status().transfers(), ns.answerAtNanos(), wall - (start - ns.answerAtNanos()) / 1_000_000);
     }
-    CensusState cs = census == null ? null : census.collect(datapath, start, wall, t.restarted());
+    CensusState cs = census == null ? null : census.collect(datapath, start, wall, t.restarted(),
+        netstack == null ? null : netstack.lastStatus());
     CpuQuotaState q = quota == null ? null : quota.collect(start);
 
     // In netstack mode the tunnel's bytes are NetBird's per-peer counters, at its status interval's resolution.

@@ -1,5 +1,6 @@
 package dev.headroom.serve;
 
+import dev.headroom.read.wg.Connection;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
@@ -26,6 +27,10 @@ final class CensusMetrics {
       "The fastest tunnel's share of the direction's tunnel traffic.");
   static final Family ACTIVE_MEAN = Family.gauge("headroom_active_user_mean_bytes_per_second",
       "Mean rate per active tunnel: the observed per-user rate for sizing.");
+  static final Family ACTIVE_BY_CONNECTION = Family.gauge("headroom_tunnels_active",
+      "Active tunnels by how they are carried: p2p, relayed (through NetBird's relay) or unknown.");
+  static final Family TRAFFIC_BY_CONNECTION = Family.gauge("headroom_tunnel_traffic_bytes_per_second",
+      "The tunnels' traffic by how each is carried (p2p, relayed, unknown), from the census.");
   static final Family NETBIRD_PEERS = Family.gauge("headroom_netbird_peers",
       "Connected NetBird peers by connection type, from 'netbird status --json'.");
   static final Family NETBIRD_LISTED = Family.gauge("headroom_netbird_peers_listed", "Peers NetBird lists, connected or not.");
@@ -53,6 +58,9 @@ final class CensusMetrics {
     f.gauge(TUNNELS, c.tunnels(), "state", "total");
     f.gauge(TUNNELS, c.handshakeRecent(), "state", "handshake_recent");
     f.gauge(TUNNELS, c.active(), "state", "active");
+    for (Connection k : Connection.values()) {
+      f.gauge(ACTIVE_BY_CONNECTION, c.active(k), "connection", k.label());
+    }
     CensusTotals totals = s.censusTotals();
     if (totals != null) {
       for (Direction d : Direction.values()) {
@@ -66,6 +74,9 @@ final class CensusMetrics {
       f.gauge(HOTTEST, c.direction(d).hottestBytesPerSecond(), "direction", d.label());
       f.gauge(HOTTEST_SHARE, c.direction(d).hottestShare(), "direction", d.label());
       f.gauge(ACTIVE_MEAN, c.direction(d).activeMeanBytesPerSecond(), "direction", d.label());
+      for (Connection k : Connection.values()) {
+        f.gauge(TRAFFIC_BY_CONNECTION, c.direction(d).bytesPerSecond(k), "direction", d.label(), "connection", k.label());
+      }
     }
   }
 

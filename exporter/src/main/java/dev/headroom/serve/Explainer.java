@@ -68,6 +68,7 @@ public final class Explainer {
       case ENABLE_KERNEL_WIREGUARD -> "Enable kernel WireGuard";
       case RAISE_MTU -> "Raise the MTU";
       case BIGGER_INTERFACE -> "Bigger interface";
+      case DIRECT_PATH -> "Give the relayed client a direct path";
     };
   }
 
@@ -103,6 +104,9 @@ public final class Explainer {
           + (Double.isNaN(o.hottestTunnel(d)) ? "" : "; the busiest tunnel carries "
               + pct(o.hottestTunnel(d) / o.throughput(d)) + " of " + dir)
           + "; the peer is at " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " ceiling";
+      case RELAY_HELD -> dir + " is held by one tunnel on NetBird's relay: it carries "
+          + pct(o.hottestTunnel(d) / o.throughput(d)) + " of " + dir + ", flat at " + gbpsText(o.hottestTunnel(d))
+          + ", while the peer is at " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " ceiling";
     };
   }
 
@@ -305,6 +309,9 @@ public final class Explainer {
           + num(ReferenceProfile.jumboFactor(Datapath.KERNEL, ReferenceProfile.JUMBO_MTU, Direction.UPLOAD), 1)
           + " upload at tunnel MTU " + ReferenceProfile.JUMBO_MTU + "; set the larger MTU on every client and peer"
           + " of the Network";
+      case RELAYED_TUNNEL -> who + "is held by one client on NetBird's relay at " + gbpsText(o.hottestTunnel(d))
+          + ", not by the peer: more cores or peers will not raise it; let that client reach the peer directly"
+          + " (UDP to the peer's WireGuard port, NAT, firewall)";
     };
   }
 

@@ -5,7 +5,10 @@ import dev.headroom.read.Datapath;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Units;
+import dev.headroom.read.wg.Connection;
 import dev.headroom.sample.Core;
+import dev.headroom.sample.NetstackCollector;
+import dev.headroom.sample.SourceHealth;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.census.CensusSnapshot;
@@ -20,6 +23,22 @@ import java.util.Locale;
  */
 public final class InWords {
   private InWords() {}
+
+  /** Why talkers carry key prefixes instead of NetBird's names. */
+  static String namesMissing(Sample s) {
+    SourceHealth h = s.sources().get(NetstackCollector.SOURCE);
+    if (h == null) {
+      return "NetBird's status is not read (--netbird.interval 0)";
+    }
+    return h.up() || h.lastError().isEmpty() ? "NetBird's status has not answered yet"
+        : "NetBird's status is unavailable: " + h.lastError();
+  }
+
+  private static String relayedShare(CensusSnapshot c) {
+    double total = c.download().totalBytesPerSecond() + c.upload().totalBytesPerSecond();
+    double relayed = c.download().bytesPerSecond(Connection.RELAYED) + c.upload().bytesPerSecond(Connection.RELAYED);
+    return total > 0 ? Math.round(100 * relayed / total) + " %" : "none";
+  }
 
   public static String describe(Published p, double saturation) {
     if (p == null) {
@@ -69,10 +88,20 @@ public final class InWords {
     }
     CensusSnapshot c = s.census();
     if (c != null) {
-      b.append(String.format(Locale.ROOT, "Tunnels: %d, %d with a recent handshake, %d active.%n", c.tunnels(), c.handshakeRecent(), c.active()));
+      b.append(String.format(Locale.ROOT, "Tunnels: %d, %d with a recent handshake, %d active (%d P2P, %d relayed).%n",
+          c.tunnels(), c.handshakeRecent(), c.active(), c.active(Connection.P2P), c.active(Connection.RELAYED)));
+      if (c.hasRates()) {
+        b.append(String.format(Locale.ROOT, "Relayed: down %.3f Gbps, up %.3f Gbps (%s of the tunnels' traffic).%n",
+            Units.gbps(c.download().bytesPerSecond(Connection.RELAYED)),
+            Units.gbps(c.upload().bytesPerSecond(Connection.RELAYED)), relayedShare(c)));
+      }
       for (Talker t : c.topTalkers().stream().limit(5).toList()) {
-        b.append(String.format(Locale.ROOT, "  %s %-21s down %.3f Gbps, up %.3f Gbps%n", t.key(),
-            t.endpoint() == null ? "-" : t.endpoint(), Units.gbps(t.downloadBytesPerSecond()), Units.gbps(t.uploadBytesPerSecond())));
+        b.append(String.format(Locale.ROOT, "  %-28s %-7s %-21s down %.3f Gbps, up %.3f Gbps%n", t.shownName(),
+            t.connection().label(), t.endpoint() == null ? "-" : t.endpoint(), Units.gbps(t.downloadBytesPerSecond()),
+            Units.gbps(t.uploadBytesPerSecond())));
+      }
+      if (!c.topTalkers().isEmpty() && p.netbird() == null) {
+        b.append("  (no names: ").append(namesMissing(s)).append(")\n");
       }
     }
     if (p.netbird() != null) {

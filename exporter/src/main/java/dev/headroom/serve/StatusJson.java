@@ -8,6 +8,7 @@ import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;
 import dev.headroom.judge.Units;
+import dev.headroom.read.wg.Connection;
 import dev.headroom.read.wg.NetbirdStatus;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
@@ -182,16 +183,27 @@ public final class StatusJson {
             .field("hottest_bytes_per_second", c.direction(d).hottestBytesPerSecond())
             .field("hottest_share", c.direction(d).hottestShare())
             .field("active_mean_bytes_per_second", c.direction(d).activeMeanBytesPerSecond())
+            .field("relayed_bytes_per_second", c.direction(d).bytesPerSecond(Connection.RELAYED))
             .end();
       }
+      w.name("active_by_connection").object();
+      for (Connection k : Connection.values()) {
+        w.field(k.label(), c.active(k));
+      }
+      w.end();
       w.name("top_talkers").array();
       for (Talker t : c.topTalkers()) {
-        w.object().field("key", t.key()).field("endpoint", t.endpoint())
+        w.object().field("name", t.shownName()).field("key", t.key()).field("connection", t.connection().label())
+            .field("endpoint", t.endpoint())
             .field("download_bytes_per_second", t.downloadBytesPerSecond())
             .field("upload_bytes_per_second", t.uploadBytesPerSecond())
             .field("handshake_age_seconds", t.handshakeAgeSeconds()).field("active", t.active()).end();
       }
-      w.end().end();
+      w.end();
+      if (p.netbird() == null) {
+        w.field("names_missing", InWords.namesMissing(s));
+      }
+      w.end();
     }
     if (p.netbird() != null) {
       NetbirdStatus n = p.netbird();

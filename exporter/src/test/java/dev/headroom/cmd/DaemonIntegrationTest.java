@@ -187,7 +187,50 @@ class DaemonIntegrationTest {
       assertEquals("", Tools.promtoolCheckMetrics(text));
       Map<String, Double> m = Scrape.parse(text);
       assertEquals(1.0, m.get("headroom_tunnel_hottest_share_ratio{direction=\"download\"}"), 0.01);
-      assertTrue(Scrape.get(port, "/api/v1/status").body().contains("\"top_talkers\""));
+      String status = Scrape.get(port, "/api/v1/status").body();
+      assertTrue(status.contains("\"top_talkers\""));
+      assertTrue(status.contains("\"names_missing\""), "without NetBird's status the page says why names are missing");
+    }
+  }
+
+  @Test
+  void talkersCarryNetbirdsNamesAndTheRelayedTrafficIsAFigureOfItsOwn() throws Exception {
+    Path run = dir.resolve("run");
+    String capture = new String(getClass().getResourceAsStream("/census/uapi-wireguard-go-routing-peer.txt")
+        .readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+    java.util.concurrent.atomic.AtomicLong tx = new java.util.concurrent.atomic.AtomicLong(24820);
+    // NetBird's status, as its CLI prints it: the busy tunnel relayed, a second one P2P, the third not listed.
+    String alice = java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of()
+        .parseHex("6d69dad9e721395fd4d68f9f9398b80a83010fcbb0fed4dbbaa27b94da46ce35"));
+    String bob = java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of()
+        .parseHex("9ee68e10c78e5d99c9c1290d6fdf37fe496ff00efa130da75df3ceabf0c4e371"));
+    Path json = dir.resolve("status.json");
+    java.nio.file.Files.writeString(json, dev.headroom.testing.NetbirdJson.document("Connected", true, false,
+        List.of(dev.headroom.testing.NetbirdJson.relayed(alice, 0, 0), dev.headroom.testing.NetbirdJson.peer(bob, 0, 0))));
+    Path netbird = dir.resolve("netbird");
+    java.nio.file.Files.writeString(netbird, "#!/bin/sh\ncat '" + json + "'\n");
+    netbird.toFile().setExecutable(true);
+    try (var sock = dev.headroom.testing.FakeUapiSocket.start(run, "wt0",
+        () -> capture.replace("tx_bytes=24820", "tx_bytes=" + tx.addAndGet(5_000_000)))) {
+      tree = FixtureTree.copy("userspace", dir.resolve("tree"));
+      running = ServeCommand.start(ConfigParser.parse(new String[] {
+          "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + tree.sys(), "--path.procfs=" + tree.proc(),
+          "--path.rundir=" + run, "--census.interval=200ms", "--sample.interval=100ms", "--netbird.interval=1s",
+          "--netbird.command=" + netbird}).config());
+      port = running.server().port();
+      String relayed = "headroom_tunnel_traffic_bytes_per_second{connection=\"relayed\",direction=\"download\"}";
+      await().atMost(Duration.ofSeconds(15)).until(() -> Scrape.metrics(port).getOrDefault(relayed, 0.0) > 0);
+      Map<String, Double> m = Scrape.metrics(port);
+      assertEquals(0.0, m.get("headroom_tunnel_traffic_bytes_per_second{connection=\"p2p\",direction=\"download\"}"));
+      assertEquals(1.0, m.get("headroom_tunnels_active{connection=\"relayed\"}"));
+      String status = Scrape.get(port, "/api/v1/status").body();
+      @SuppressWarnings("unchecked")
+      Map<String, Object> talker = ((List<Map<String, Object>>) ((Map<String, Object>) dev.headroom.json.Json
+          .tree(status).get("census")).get("top_talkers")).get(0);
+      assertEquals("peer-1.awesome-domain.com", talker.get("name"), status);
+      assertEquals("relayed", talker.get("connection"), status);
+      assertTrue(!status.contains("\"names_missing\""), status);
+      assertTrue(!Scrape.get(port, "/metrics").body().contains("awesome-domain"), "a device name became a label");
     }
   }
 

@@ -460,6 +460,52 @@ class ClassifierTest {
   }
 
   @Test
+  void aRelayedTunnelHeldFlatWhileThePeerHasRoomIsRelayHeldWithAdviceForADirectPath() {
+    Classifier c = classifier();
+    // One client on NetBird's relay carries most of download, flat at ~95 Mbit/s; the 8-core peer idles.
+    Judgement j = null;
+    for (int i = 0; i < Thresholds.RELAY_FLAT_SAMPLES + 3; i++) {
+      double level = (i % 2 == 0 ? 0.095 : 0.092) * GBPS;
+      j = judge(c, kernel(8).throughput(level + 0.01 * GBPS, 0.004 * GBPS).hottestTunnel(level, 0.002 * GBPS)
+          .hottestRelayed(true, true).coreBusy(cores(8, 0.05)).build());
+    }
+    assertEquals(Cause.RELAY_HELD, j.of(DOWNLOAD).cause());
+    assertEquals(Verdict.SINGLE_TUNNEL_BOUND, j.of(DOWNLOAD).verdict());
+    assertEquals(List.of(new AdviceItem(Advice.DIRECT_PATH, DOWNLOAD, Ground.RELAYED_TUNNEL)), j.advice());
+  }
+
+  @Test
+  void aRelayedTunnelThatWandersOrAFlatP2pTunnelIsNotRelayHeld() {
+    Classifier wandering = classifier();
+    Classifier direct = classifier();
+    Judgement w = null;
+    Judgement p = null;
+    for (int i = 0; i < 3 * Thresholds.RELAY_FLAT_SAMPLES; i++) {
+      // Demand-bound: the relayed level wanders by half; the P2P one holds flat.
+      double level = (0.06 + 0.04 * Math.sin(i / 2.0)) * GBPS;
+      w = judge(wandering, kernel(8).throughput(level + 0.01 * GBPS, 0.004 * GBPS).hottestTunnel(level, 0.002 * GBPS)
+          .hottestRelayed(true, false).coreBusy(cores(8, 0.05)).build());
+      p = judge(direct, kernel(8).throughput(0.1 * GBPS, 0.004 * GBPS).hottestTunnel(0.095 * GBPS, 0.002 * GBPS)
+          .hottestRelayed(false, false).coreBusy(cores(8, 0.05)).build());
+    }
+    assertEquals(Cause.ROOM, w.of(DOWNLOAD).cause());
+    assertEquals(Cause.ROOM, p.of(DOWNLOAD).cause());
+  }
+
+  @Test
+  void aP2pTunnelAtOneCoresLimitStaysOneTunnelCoreWhileARelayedOneIsNamedByItsRelay() {
+    Classifier c = classifier();
+    Judgement j = null;
+    double[] busy = cores(8, 0.05);
+    busy[0] = 0.97;
+    for (int i = 0; i < Thresholds.RELAY_FLAT_SAMPLES + 3; i++) {
+      j = judge(c, kernel(8).throughput(1.5 * GBPS, 0.03 * GBPS).hottestTunnel(1.45 * GBPS, 0.02 * GBPS)
+          .datapathCpuCores(1.0).hottestRelayed(false, false).coreBusy(busy).build());
+    }
+    assertEquals(Cause.ONE_TUNNEL_CORE, j.of(DOWNLOAD).cause());
+  }
+
+  @Test
   void aCpuQuotaIsTheCoresTheCpuSaturatesAt() {
     // 2.5 cores' quota on 8 online: 2.4 busy cores is saturation though the mean over 8 is 30 %.
     Observation o = kernel(8).cpuQuotaCores(2.5).throughput(2.5 * GBPS, 0.1 * GBPS).coreBusy(cores(8, 0.3)).build();

@@ -29,11 +29,11 @@ class ObservationsTest {
   private static CensusSnapshot census(int active, Talker... talkers) {
     CensusSnapshot empty = new TunnelCensus(CensusConfig.defaults()).update(0, 0, List.of());
     return new CensusSnapshot(5, talkers.length, talkers.length, active, 0, 0, 0, empty.download(), empty.upload(),
-        List.of(talkers));
+        List.of(talkers), java.util.Map.of());
   }
 
   private static Talker talker(String endpoint, boolean active) {
-    return new Talker("k", endpoint, 1e6, 1e5, 10, active);
+    return new Talker("k", endpoint, 1e6, 1e5, 10, active, null, dev.headroom.read.wg.Connection.ofEndpoint(endpoint));
   }
 
   @ParameterizedTest

@@ -233,7 +233,7 @@ class ProfileSessionTest {
     p.busy = busy;
     p.step(0.2, 10).step(0.2, 14.5).step(0.2, 14.6).step(0.2, 14.5);
     assertEquals(Cause.AT_CEILING, p.session.result(UPLOAD).limit());
-    assertEquals(Classifier.ladder(false, false, true, false, true), p.session.result(UPLOAD).limit());
+    assertEquals(Classifier.ladder(false, false, true, false, true, false), p.session.result(UPLOAD).limit());
   }
 
   @Test

@@ -58,12 +58,12 @@ class CensusCollectorTest {
       return onePeer(1_000_000L * reads.get());
     }, censusThread, TIMEOUT, System::nanoTime);
 
-    c.collect(Datapath.USERSPACE, 0, 0, false);
+    c.collect(Datapath.USERSPACE, 0, 0, false, null);
     idle(); // the first census has returned, and let go of the census thread: the next one is due at 1 s
     // One sample a second for a minute of the sampling thread's clock: every call returns, none waits.
     CensusState s = null;
     for (int i = 1; i <= 60; i++) {
-      s = c.collect(Datapath.USERSPACE, i * S, i * 1000L, false);
+      s = c.collect(Datapath.USERSPACE, i * S, i * 1000L, false, null);
       if (i >= 4) {
         assertFalse(s.health().up(), "stalled at " + i + " s: " + s.health());
         assertEquals(1, s.health().errors(), "a stall counts once, however long it lasts");
@@ -77,10 +77,10 @@ class CensusCollectorTest {
 
     release.countDown();
     idle();
-    assertTrue(c.collect(Datapath.USERSPACE, 61 * S, 0, false).health().up(), "up once the census returned");
+    assertTrue(c.collect(Datapath.USERSPACE, 61 * S, 0, false, null).health().up(), "up once the census returned");
     idle();
     assertEquals(3, reads.get(), "the census after it was taken");
-    CensusState after = c.collect(Datapath.USERSPACE, 63 * S, 0, false);
+    CensusState after = c.collect(Datapath.USERSPACE, 63 * S, 0, false, null);
     assertTrue(after.health().up());
     assertEquals(1, after.health().errors(), "the stall stays counted after the census returns");
   }
@@ -99,10 +99,10 @@ class CensusCollectorTest {
     AtomicInteger reads = new AtomicInteger();
     CensusCollector c = new CensusCollector(settings(), (dp, iface) -> onePeer(reads.incrementAndGet() * 1_000_000L),
         Runnable::run, TIMEOUT, System::nanoTime);
-    assertEquals(1, c.collect(Datapath.USERSPACE, 0, 0, false).snapshot().tunnels());
-    assertEquals(1, c.collect(Datapath.USERSPACE, 1 * S, 1000, false).snapshot().tunnels());
+    assertEquals(1, c.collect(Datapath.USERSPACE, 0, 0, false, null).snapshot().tunnels());
+    assertEquals(1, c.collect(Datapath.USERSPACE, 1 * S, 1000, false, null).snapshot().tunnels());
     assertEquals(2, reads.get());
-    assertTrue(c.collect(Datapath.USERSPACE, 1 * S + 1, 1000, true).snapshot().hasRates(), "a tunnel restart takes a census at once");
+    assertTrue(c.collect(Datapath.USERSPACE, 1 * S + 1, 1000, true, null).snapshot().hasRates(), "a tunnel restart takes a census at once");
     assertEquals(3, reads.get());
   }
 
@@ -122,7 +122,7 @@ class CensusCollectorTest {
 
     for (int i = 0; i < 6; i++) {
       sampleAt.set(i * 2 * S);
-      CensusSnapshot s = c.collect(Datapath.USERSPACE, i * 2 * S, i * 2000L, false).snapshot();
+      CensusSnapshot s = c.collect(Datapath.USERSPACE, i * 2 * S, i * 2000L, false, null).snapshot();
       if (i > 0) {
         // Stamped with the sample's start, these read 1.4x and 0.6x the rate in turn.
         assertEquals(rate, s.download().hottestBytesPerSecond(), rate * 1e-9, "census " + i);
@@ -145,10 +145,10 @@ class CensusCollectorTest {
       return onePeer(1);
     }, censusThread, TIMEOUT, System::nanoTime);
     for (int i = 0; i < 3; i++) {
-      c.collect(Datapath.USERSPACE, i * S, 0, false);
+      c.collect(Datapath.USERSPACE, i * S, 0, false, null);
     }
     release.countDown();
-    await().atMost(Duration.ofSeconds(10)).until(() -> c.collect(Datapath.USERSPACE, 3 * S, 0, false).snapshot() != null);
+    await().atMost(Duration.ofSeconds(10)).until(() -> c.collect(Datapath.USERSPACE, 3 * S, 0, false, null).snapshot() != null);
     assertTrue(reads.get() <= 2, "reads: " + reads.get());
   }
 }

@@ -65,6 +65,8 @@ class NetstackCensusTest {
     assertEquals(50_000_000 / 5.0, c.direction(Direction.DOWNLOAD).hottestBytesPerSecond(), 1e-6);
     assertEquals(51_000_000 / 5.0, c.direction(Direction.DOWNLOAD).totalBytesPerSecond(), 1e-6);
     assertEquals("Ab3xQ0n8\u2026", c.topTalkers().get(0).key()); // shown as NetBird prints it, cut
+    assertEquals("peer-1.awesome-domain.com", c.topTalkers().get(0).shownName()); // and named as NetBird names it
+    assertEquals(dev.headroom.read.wg.Connection.P2P, c.topTalkers().get(0).connection());
     assertTrue(s.source(CensusCollector.SOURCE).up());
     // The samples between answers do not take a census of their own: still the one of the answer at 5 s.
     clock.advanceSeconds(1);

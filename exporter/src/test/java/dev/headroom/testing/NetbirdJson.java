@@ -13,16 +13,21 @@ import java.util.Locale;
 public final class NetbirdJson {
   private NetbirdJson() {}
 
-  /** One peer's line: connected (P2P) when it has moved bytes or {@code connected} says so. */
-  public record Peer(String publicKey, boolean connected, long received, long sent) {}
+  /** One peer's line: connected (P2P, or through the relay) when {@code connected} says so. */
+  public record Peer(String publicKey, boolean connected, long received, long sent, boolean relayed) {}
 
   public static Peer peer(String key, long received, long sent) {
-    return new Peer(key, true, received, sent);
+    return new Peer(key, true, received, sent, false);
+  }
+
+  /** A connected peer NetBird carries through its relay: no ICE pair, a relay address. */
+  public static Peer relayed(String key, long received, long sent) {
+    return new Peer(key, true, received, sent, true);
   }
 
   /** A peer NetBird lists but is not connected to: NetBird prints 0 for its counters. */
   public static Peer idle(String key) {
-    return new Peer(key, false, 0, 0);
+    return new Peer(key, false, 0, 0, false);
   }
 
   /** NetBird connected with no kernel interface: netstack mode. */
@@ -47,11 +52,12 @@ public final class NetbirdJson {
           {"fqdn":"peer-%1$d.awesome-domain.com","netbirdIp":"100.90.0.%2$d","publicKey":"%3$s",\
           "status":"%4$s","lastStatusUpdate":"2026-12-01T20:00:00Z","connectionType":"%5$s",\
           "iceCandidateType":{"local":"%6$s","remote":"%6$s"},"iceCandidateEndpoint":{"local":"","remote":""},\
-          "relayAddress":"","lastWireguardHandshake":"%7$s","transferReceived":%8$d,"transferSent":%9$d,\
+          "relayAddress":"%11$s","lastWireguardHandshake":"%7$s","transferReceived":%8$d,"transferSent":%9$d,\
           "latency":%10$d,"quantumResistance":false,"networks":["10.1.0.0/24"]}""",
-          i + 1, i + 2, p.publicKey(), p.connected() ? "Connected" : "Idle", p.connected() ? "P2P" : "-",
-          p.connected() ? "host" : "", p.connected() ? "2026-12-01T20:00:01Z" : "0001-01-01T00:00:00Z",
-          p.received(), p.sent(), p.connected() ? 10_000_000 : 0));
+          i + 1, i + 2, p.publicKey(), p.connected() ? "Connected" : "Idle",
+          p.connected() ? (p.relayed() ? "Relayed" : "P2P") : "-", p.connected() && !p.relayed() ? "host" : "", p.connected() ? "2026-12-01T20:00:01Z" : "0001-01-01T00:00:00Z",
+          p.received(), p.sent(), p.connected() ? 10_000_000 : 0,
+          p.relayed() ? "rels://relay.netbird.io:443" : ""));
     }
     d.append("{\"peers\":{\"total\":").append(peers.size()).append(",\"connected\":").append(connected)
         .append(",\"details\":").append(peers.isEmpty() ? "null" : "[" + String.join(",", details) + "]").append("},");

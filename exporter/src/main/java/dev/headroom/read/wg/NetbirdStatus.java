@@ -43,6 +43,15 @@ public record NetbirdStatus(
     return daemonConnected && !usesKernelInterface;
   }
 
+  /** The listed peers by their key in UAPI's hex ({@link PeerTransfer#hexKey}), as the census keys its tunnels. */
+  public java.util.Map<String, PeerTransfer> byKey() {
+    java.util.Map<String, PeerTransfer> m = new java.util.HashMap<>(transfers.size() * 2);
+    for (PeerTransfer t : transfers) {
+      m.putIfAbsent(t.hexKey(), t);
+    }
+    return m;
+  }
+
   /** Connected peers whose connection type NetBird did not state. */
   public int connectedUnknownType() {
     return Math.max(0, peersConnected - p2p - relayed);

@@ -31,7 +31,7 @@ public final class NetbirdStatusParser {
   record Peers(Long total, Long connected, List<Detail> details) {}
 
   /** {@code latency} is integer nanoseconds (Go's time.Duration); {@code direct} is the older clients' flag. */
-  record Detail(String status, String connectionType, Boolean direct, Long latency, String publicKey,
+  record Detail(String fqdn, String status, String connectionType, Boolean direct, Long latency, String publicKey,
       Long transferReceived, Long transferSent, String lastWireguardHandshake, Endpoints iceCandidateEndpoint,
       List<String> networks) {}
 
@@ -61,24 +61,26 @@ public final class NetbirdStatusParser {
         throw new IllegalArgumentException("peers.details[" + i + "]: expected an object, got null");
       }
       boolean isConnected = "Connected".equalsIgnoreCase(d.status());
+      Connection connection = !isConnected ? Connection.UNKNOWN : Connection.ofNetbirdType(d.connectionType());
+      if (connection == Connection.UNKNOWN && isConnected && Boolean.TRUE.equals(d.direct())) {
+        connection = Connection.P2P;
+      }
       if (d.publicKey() != null && !d.publicKey().isEmpty()) {
         String remote = d.iceCandidateEndpoint() == null ? null : d.iceCandidateEndpoint().remote();
         transfers.add(new PeerTransfer(d.publicKey(), isConnected,
             bytes(d.transferReceived(), i, "transferReceived"), bytes(d.transferSent(), i, "transferSent"),
             epochSeconds(d.lastWireguardHandshake()), remote == null || remote.isEmpty() ? null : remote,
-            d.networks() == null ? 0 : d.networks().size()));
+            d.networks() == null ? 0 : d.networks().size(),
+            d.fqdn() == null || d.fqdn().isBlank() ? null : d.fqdn().trim(), connection));
       }
       if (!isConnected) {
         continue;
       }
       connectedSeen++;
-      String type = d.connectionType();
-      if ("P2P".equalsIgnoreCase(type)) {
+      if (connection == Connection.P2P) {
         p2p++;
-      } else if ("Relayed".equalsIgnoreCase(type)) {
+      } else if (connection == Connection.RELAYED) {
         relayed++;
-      } else if (Boolean.TRUE.equals(d.direct())) {
-        p2p++;
       }
       // 0 means "not measured yet", not a zero-latency peer.
       if (d.latency() != null && d.latency() > 0) {

@@ -17,23 +17,29 @@ import java.util.HexFormat;
  * @param lastHandshakeEpochSeconds {@code lastWireguardHandshake} as Unix time, 0 = never (Go's zero time)
  * @param endpoint the peer's remote ICE endpoint ({@code 198.51.100.23:40312}), null when NetBird shows none
  * @param networks routes NetBird lists behind the peer
+ * @param name the device's name as NetBird lists it ({@code fqdn}), null when it gives none
+ * @param connection how a connected peer is carried ({@code connectionType}); unknown when not connected
  */
 public record PeerTransfer(String publicKey, boolean connected, long receivedBytes, long sentBytes,
-    long lastHandshakeEpochSeconds, String endpoint, int networks) {
+    long lastHandshakeEpochSeconds, String endpoint, int networks, String name, Connection connection) {
   /**
    * The peer as one tunnel of the census: the key in UAPI's hex when it is a WireGuard key (so one tunnel has one
    * key whichever reader saw it), its own address plus its routes as allowed IPs.
    */
   public TunnelPeer toTunnelPeer() {
-    String key = publicKey;
+    return new TunnelPeer(hexKey(), receivedBytes, sentBytes, lastHandshakeEpochSeconds, endpoint, 1 + networks);
+  }
+
+  /** The key in UAPI's hex when it is a WireGuard key, else as NetBird printed it: how the census keys a tunnel. */
+  public String hexKey() {
     try {
       byte[] raw = Base64.getDecoder().decode(publicKey);
       if (raw.length == 32) {
-        key = HexFormat.of().formatHex(raw);
+        return HexFormat.of().formatHex(raw);
       }
     } catch (IllegalArgumentException notBase64) {
       // kept as NetBird printed it
     }
-    return new TunnelPeer(key, receivedBytes, sentBytes, lastHandshakeEpochSeconds, endpoint, 1 + networks);
+    return publicKey;
   }
 }

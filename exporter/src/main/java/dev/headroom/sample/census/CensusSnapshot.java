@@ -1,7 +1,9 @@
 package dev.headroom.sample.census;
 
+import dev.headroom.read.wg.Connection;
 import dev.headroom.sample.Direction;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the tunnels of the interface looked like at one sample. Immutable: made on the sampling thread,
@@ -19,6 +21,7 @@ import java.util.List;
  * @param download the download direction (WireGuard tx to the peers)
  * @param upload the upload direction (WireGuard rx from the peers)
  * @param topTalkers the busiest tunnels, fastest first (both directions together)
+ * @param activeByConnection the active tunnels by how they are carried (every {@link Connection}, 0 when none)
  */
 public record CensusSnapshot(
     double intervalSeconds,
@@ -30,10 +33,17 @@ public record CensusSnapshot(
     int counterResets,
     DirectionCensus download,
     DirectionCensus upload,
-    List<Talker> topTalkers) {
+    List<Talker> topTalkers,
+    Map<Connection, Integer> activeByConnection) {
 
   public CensusSnapshot {
     topTalkers = List.copyOf(topTalkers);
+    activeByConnection = Map.copyOf(activeByConnection);
+  }
+
+  /** Active tunnels carried this way. */
+  public int active(Connection c) {
+    return activeByConnection.getOrDefault(c, 0);
   }
 
   /** True when the rates describe an interval (false on the first sample after start). */

@@ -1,8 +1,11 @@
 package dev.headroom.sample.census;
 
+import dev.headroom.read.wg.Connection;
+import dev.headroom.read.wg.PeerTransfer;
 import dev.headroom.read.wg.TunnelPeer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -59,6 +62,17 @@ public final class TunnelCensus {
    * @param current every peer of the interface (an empty list when it has none)
    */
   public CensusSnapshot update(long monotonicNanos, long nowEpochSeconds, List<TunnelPeer> current) {
+    return update(monotonicNanos, nowEpochSeconds, current, Map.of());
+  }
+
+  /**
+   * Takes one reading of all peers of the interface, naming them and their connection from NetBird's latest status.
+   *
+   * @param netbird NetBird's listed peers by hex key ({@link dev.headroom.read.wg.NetbirdStatus#byKey}); empty
+   *     without its status, when a tunnel's connection is read off its endpoint ({@link Connection#ofEndpoint})
+   */
+  public CensusSnapshot update(long monotonicNanos, long nowEpochSeconds, List<TunnelPeer> current,
+      Map<String, PeerTransfer> netbird) {
     if (havePrevious && monotonicNanos - previousNanos < 0) {
       throw new IllegalArgumentException("sample time went backwards: " + monotonicNanos
           + " ns after " + previousNanos + " ns");
@@ -84,8 +98,14 @@ public final class TunnelCensus {
     double upHottest = 0;
     double downActiveSum = 0;
     double upActiveSum = 0;
+    int n = Connection.values().length;
+    double[] downBy = new double[n];
+    double[] upBy = new double[n];
+    int[] activeBy = new int[n];
+    Connection downHottestBy = Connection.UNKNOWN;
+    Connection upHottestBy = Connection.UNKNOWN;
 
-    for (int i = 0, n = current.size(); i < n; i++) {
+    for (int i = 0, size = current.size(); i < size; i++) {
       TunnelPeer p = current.get(i);
       PeerState s = peers.get(p.publicKeyHex());
       if (s == null) {
@@ -120,17 +140,23 @@ public final class TunnelCensus {
         handshakeRecent++; // a handshake stamped in the future (clock step) is recent too
       }
 
+      Connection c = connection(p, netbird.get(p.publicKeyHex()));
       downTotal += s.down;
       upTotal += s.up;
+      downBy[c.ordinal()] += s.down;
+      upBy[c.ordinal()] += s.up;
       if (s.down > downHottest) {
         downHottest = s.down;
+        downHottestBy = c;
       }
       if (s.up > upHottest) {
         upHottest = s.up;
+        upHottestBy = c;
       }
       s.active = s.activity > config.activeThresholdBytesPerSecond();
       if (s.active) {
         active++;
+        activeBy[c.ordinal()]++;
         downActiveSum += s.down;
         upActiveSum += s.up;
         downBuckets[RateHistogram.bucketOf(s.down)]++;
@@ -155,16 +181,28 @@ public final class TunnelCensus {
       TunnelPeer p = current.get(topIndex[k]);
       PeerState s = topState[k];
       long age = p.everHandshaked() ? Math.max(0, nowEpochSeconds - p.lastHandshakeEpochSeconds()) : -1;
-      top.add(new Talker(p.abbreviatedKey(), p.endpoint(), s.down, s.up, age, s.active));
+      PeerTransfer listed = netbird.get(p.publicKeyHex());
+      top.add(new Talker(p.abbreviatedKey(), p.endpoint(), s.down, s.up, age, s.active,
+          listed == null ? null : listed.name(), connection(p, listed)));
       topState[k] = null;
     }
 
     previousNanos = monotonicNanos;
     havePrevious = true;
 
+    Map<Connection, Integer> activeByConnection = new EnumMap<>(Connection.class);
+    for (Connection c : Connection.values()) {
+      activeByConnection.put(c, activeBy[c.ordinal()]);
+    }
     return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared, disappeared, resets,
-        direction(downTotal, downHottest, downActiveSum, active, downBuckets),
-        direction(upTotal, upHottest, upActiveSum, active, upBuckets), top);
+        direction(downTotal, downHottest, downActiveSum, active, downBuckets, downBy, downHottestBy),
+        direction(upTotal, upHottest, upActiveSum, active, upBuckets, upBy, upHottestBy), top, activeByConnection);
+  }
+
+  /** NetBird's word for a tunnel it lists connected; else what its endpoint says. */
+  private static Connection connection(TunnelPeer p, PeerTransfer listed) {
+    return listed != null && listed.connection() != Connection.UNKNOWN ? listed.connection()
+        : Connection.ofEndpoint(p.endpoint());
   }
 
   /** Keeps the N fastest (both directions) in descending order; ties keep the earlier peer. */
@@ -188,10 +226,14 @@ public final class TunnelCensus {
   }
 
   private static DirectionCensus direction(double total, double hottest, double activeSum, int active,
-      long[] buckets) {
+      long[] buckets, double[] by, Connection hottestBy) {
     double hottestShare = total > 0 ? Math.min(1.0, hottest / total) : 0;
+    Map<Connection, Double> byConnection = new EnumMap<>(Connection.class);
+    for (Connection c : Connection.values()) {
+      byConnection.put(c, by[c.ordinal()]);
+    }
     return new DirectionCensus(total, hottest, hottestShare, active == 0 ? 0 : activeSum / active,
-        new RateHistogram(buckets, activeSum));
+        new RateHistogram(buckets, activeSum), byConnection, hottestBy);
   }
 
   private static final class PeerState {

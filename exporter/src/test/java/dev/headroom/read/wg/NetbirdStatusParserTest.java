@@ -90,8 +90,10 @@ class NetbirdStatusParserTest {
     // The JSON NetBird's TestParsingToJSON expects, verbatim.
     NetbirdStatus s = NetbirdStatusParser.parse(Fixtures.read("netbird-status-upstream.json"));
     // Handshakes 2001-01-01T01:01:02Z and 2002-02-02T02:02:03Z; peer 2's remote ICE endpoint; peer 1 routes a network.
-    assertEquals(List.of(new PeerTransfer("Pubkey1", true, 200, 100, 978_310_862L, null, 1),
-        new PeerTransfer("Pubkey2", true, 2000, 1000, 1_012_615_323L, "10.0.10.1:10002", 0)), s.transfers());
+    assertEquals(List.of(new PeerTransfer("Pubkey1", true, 200, 100, 978_310_862L, null, 1,
+            "peer-1.awesome-domain.com", Connection.P2P),
+        new PeerTransfer("Pubkey2", true, 2000, 1000, 1_012_615_323L, "10.0.10.1:10002", 0,
+            "peer-2.awesome-domain.com", Connection.RELAYED)), s.transfers());
     assertTrue(s.daemonConnected());
     assertTrue(s.usesKernelInterface());
     assertFalse(s.connectedWithoutKernelInterface()); // kernel WireGuard: not netstack
@@ -106,8 +108,10 @@ class NetbirdStatusParserTest {
     assertTrue(s.connectedWithoutKernelInterface());
     // An idle peer's handshake is Go's zero time (0001-01-01): never.
     assertEquals(List.of(new PeerTransfer("Ab3xQ0n8m2VdQ7s0YpFz2wqK3v9LhT1uN6cR4eJ5oGk=", true, 5_000, 9_000_000,
-        java.time.Instant.parse("2026-12-01T20:00:01Z").getEpochSecond(), null, 1),
-        new PeerTransfer("idle=", false, 0, 0, 0, null, 1)), s.transfers());
+        java.time.Instant.parse("2026-12-01T20:00:01Z").getEpochSecond(), null, 1, "peer-1.awesome-domain.com",
+        Connection.P2P),
+        new PeerTransfer("idle=", false, 0, 0, 0, null, 1, "peer-2.awesome-domain.com", Connection.UNKNOWN)),
+        s.transfers());
   }
 
   @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.read.wg.Connection;
+import dev.headroom.read.wg.PeerTransfer;
 import dev.headroom.read.wg.TunnelPeer;
 import dev.headroom.sample.Direction;
 import java.time.Duration;
@@ -30,6 +32,36 @@ class TunnelCensusTest {
 
   private static TunnelPeer peer(int i, long rx, long tx, long handshake) {
     return new TunnelPeer(key(i), rx, tx, handshake, null, 1);
+  }
+
+  @Test
+  void tunnelsAreNamedAndSplitByConnectionFromNetbirdOrElseTheirEndpoint() {
+    // Peer 1 NetBird lists as relayed (its endpoint the eBPF proxy's loopback), peer 2 as P2P; peer 3 NetBird does
+    // not list, on wireguard-go's made-up relay address; peer 4 unlisted with its own outer address.
+    String b64 = java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(key(1)));
+    java.util.Map<String, PeerTransfer> netbird = java.util.Map.of(
+        key(1), new PeerTransfer(b64, true, 0, 0, NOW - 5, null, 0, "alice-laptop.netbird.cloud", Connection.RELAYED),
+        key(2), new PeerTransfer("k2", true, 0, 0, NOW - 5, null, 0, "bob-pc.netbird.cloud", Connection.P2P));
+    List<TunnelPeer> first = List.of(at(1, 0, "127.0.0.1:40001"), at(2, 0, "203.0.113.9:51820"),
+        at(3, 0, "127.1.7.9:51820"), at(4, 0, "198.51.100.4:51820"));
+    census.update(0, NOW, first, netbird);
+    CensusSnapshot s = census.update(SEC, NOW, List.of(at(1, 4_000_000, "127.0.0.1:40001"),
+        at(2, 1_000_000, "203.0.113.9:51820"), at(3, 2_000_000, "127.1.7.9:51820"),
+        at(4, 500_000, "198.51.100.4:51820")), netbird);
+    assertEquals(6_000_000, s.download().bytesPerSecond(Connection.RELAYED), 1e-6);
+    assertEquals(1_500_000, s.download().bytesPerSecond(Connection.P2P), 1e-6);
+    assertEquals(0, s.download().bytesPerSecond(Connection.UNKNOWN), 1e-6);
+    assertEquals(Connection.RELAYED, s.download().hottestConnection());
+    Talker top = s.topTalkers().get(0);
+    assertEquals("alice-laptop.netbird.cloud", top.shownName());
+    assertEquals(Connection.RELAYED, top.connection());
+    Talker unlisted = s.topTalkers().get(1);
+    assertEquals(unlisted.key(), unlisted.shownName(), "without a NetBird name the key prefix stands");
+    assertEquals(Connection.RELAYED, unlisted.connection());
+  }
+
+  private static TunnelPeer at(int i, long tx, String endpoint) {
+    return new TunnelPeer(key(i), 0, tx, NOW - 5, endpoint, 1);
   }
 
   @Test
