@@ -30,6 +30,8 @@ NS_CLIENT2=$NS_PREFIX-client2
 NS_PEER=$NS_PREFIX-peer
 NS_LAN=$NS_PREFIX-lan
 NAMESPACES="$NS_CLIENT $NS_CLIENT2 $NS_PEER $NS_LAN"
+# Scenario 19 makes and removes a relay namespace of its own; `down` removes one a crashed run left behind.
+NS_RELAY=$NS_PREFIX-relay
 STATE=${HR_LAB_STATE:-/run/headroom-lab}
 TUN=${HR_LAB_TUN:-wt0}
 CTUN=${HR_LAB_CLIENT_TUN:-wtc0}
@@ -318,7 +320,7 @@ cmd_down() {
       rm -f "$f"
     done
   fi
-  for ns in $NAMESPACES; do
+  for ns in $NAMESPACES $NS_RELAY; do
     have_ns $ns || continue
     for pid in $(ip netns pids $ns 2>/dev/null); do stop_pid "$pid"; done
     # Explicit, though deleting the namespace removes the veths and their qdiscs anyway.

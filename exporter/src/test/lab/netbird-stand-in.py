@@ -14,7 +14,9 @@ as NetBird's CLI does: a message on stderr, exit status 1.
     HR_NETBIRD_INTERFACE=wt1 netbird-stand-in.py status --json
 
 Env: HR_NETBIRD_INTERFACE (the tunnel, required), HR_NETBIRD_CALLS (optional: a file to which each call appends
-its time, so the scenario can count the calls). Standard library only.
+its time, so the scenario can count the calls), HR_NETBIRD_RELAYED (optional: comma-separated public keys NetBird
+would list as `Relayed`, with a relay address and no ICE endpoint), HR_NETBIRD_NAMES (optional: `key=fqdn,...`;
+a peer not named there is `peer-N.lab.internal`, N its place in the dump). Standard library only.
 """
 import datetime
 import json
@@ -32,20 +34,29 @@ def rfc3339(epoch):
     return datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def env_list(name):
+    return [x.strip() for x in os.environ.get(name, "").split(",") if x.strip()]
+
+
 def peer_entry(n, fields):
     key, _psk, endpoint, allowed, handshake, rx, tx, _keepalive = fields[:8]
     connected = int(handshake) > 0
+    relayed = connected and key in env_list("HR_NETBIRD_RELAYED")
+    # A base64 key ends in "=": the name is after the last one.
+    names = dict(x.rsplit("=", 1) for x in env_list("HR_NETBIRD_NAMES") if "=" in x)
     networks = [] if allowed == "(none)" else allowed.split(",")
     return {
-        "fqdn": f"peer-{n}.lab.internal",
+        "fqdn": names.get(key, f"peer-{n}.lab.internal"),
         "netbirdIp": networks[0].split("/")[0] if networks else "",
         "publicKey": key,
         "status": "Connected" if connected else "Idle",
         "lastStatusUpdate": rfc3339(int(time.time())),
-        "connectionType": "P2P" if connected else "-",
-        "iceCandidateType": {"local": "host" if connected else "", "remote": "host" if connected else ""},
-        "iceCandidateEndpoint": {"local": "", "remote": endpoint if connected and endpoint != "(none)" else ""},
-        "relayAddress": "",
+        "connectionType": ("Relayed" if relayed else "P2P") if connected else "-",
+        "iceCandidateType": {"local": "host" if connected and not relayed else "",
+                             "remote": "host" if connected and not relayed else ""},
+        "iceCandidateEndpoint": {"local": "", "remote": endpoint if connected and not relayed
+                                 and endpoint != "(none)" else ""},
+        "relayAddress": "rels://relay.lab.internal:443" if relayed else "",
         "lastWireguardHandshake": rfc3339(int(handshake)),
         "transferReceived": int(rx) if connected else 0,
         "transferSent": int(tx) if connected else 0,

@@ -16,7 +16,7 @@ LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$LAB_DIR/../../../.." && pwd)
 OUT=${HR_LAB_OUT:-$REPO/lab-run}
 JAR=${HEADROOM_JAR:-$REPO/exporter/target/headroom.jar}
-SCENARIOS=17
+SCENARIOS=18
 PY_PID=
 
 fail_all() {

@@ -33,6 +33,15 @@ NS_CLIENT = f"{NS_PREFIX}-client"
 NS_CLIENT2 = f"{NS_PREFIX}-client2"
 NS_LAN = f"{NS_PREFIX}-lan"
 PEER_TUN_ADDR = "10.199.2.1"
+# Scenario 19's relay namespace (its own, made and removed by the scenario): client 2 <-> relay <-> peer.
+NS_PEER = f"{NS_PREFIX}-peer"
+CLIENT2_TUN = os.environ.get("HR_LAB_CLIENT2_TUN", "wtc1")
+CLIENT2_UL_ADDR = "10.199.4.1"
+PEER_UL2_ADDR = "10.199.4.2"
+CLIENT2_RELAY_ADDR = "10.199.6.1"
+RELAY_CLIENT_SIDE = "10.199.6.2"
+RELAY_PEER_SIDE = "10.199.7.2"
+PEER_RELAY_ADDR = "10.199.7.1"
 CLIENT_TUN_ADDR = "10.199.2.2"
 LAN_HOST = "10.199.3.2"
 TUN = os.environ.get("HR_LAB_TUN", "wt0")
@@ -66,7 +75,7 @@ LEARNED_FAMILIES = ("headroom_cost_cpu_seconds_per_packet",)
 LOAD_ONLY_FAMILIES = ("headroom_cpu_seconds_per_gigabyte",) + LEARNED_FAMILIES
 # The census's own series: absent from a scrape whose census read failed (headroom_source_up{source="census"} 0).
 CENSUS_SERIES_PREFIXES = ("headroom_tunnels", "headroom_tunnel_rate_bytes_per_second",
-                          "headroom_tunnel_hottest_", "headroom_active_user_mean_")
+                          "headroom_tunnel_hottest_", "headroom_active_user_mean_", "headroom_tunnel_traffic_")
 
 PEER_ALERTS = ("HeadroomPeerNearCeiling", "HeadroomPeerAtCeiling", "HeadroomPeerCpuBound", "HeadroomPeerLinkBound",
                "HeadroomUserspacePlateau", "HeadroomSingleTunnelSaturatingCore")
@@ -2381,6 +2390,136 @@ scrape_configs:
             self.release_datapath(iso)
             self.start_headroom(LINE_RATE)
 
+    # ------------------------------------------------------------------------------------------ a relayed client
+
+    # Scenario 19: the relay's own rate limit (tc tbf on both of its interfaces), the flows' lengths, and the
+    # window the relayed share is measured over once both flows have settled.
+    relay_rate = "40mbit"
+    relay_flow_seconds = 75
+    relay_settle_seconds = 8.0
+    relay_window_seconds = 20.0
+    relay_verdict_timeout = 45.0
+
+    def relay_up(self, ns_relay):
+        """A relay namespace between client 2 and the peer, a UDP forwarder in it, and client 2 sent through it."""
+        for argv in (["ip", "netns", "add", ns_relay],
+                     ["ip", "link", "add", "rl0", "netns", ns_relay, "type", "veth", "peer", "name", "rlc", "netns",
+                      NS_CLIENT2],
+                     ["ip", "link", "add", "rl1", "netns", ns_relay, "type", "veth", "peer", "name", "rlp", "netns",
+                      NS_PEER],
+                     ["ip", "-n", ns_relay, "addr", "add", f"{RELAY_CLIENT_SIDE}/24", "dev", "rl0"],
+                     ["ip", "-n", ns_relay, "addr", "add", f"{RELAY_PEER_SIDE}/24", "dev", "rl1"],
+                     ["ip", "-n", NS_CLIENT2, "addr", "add", f"{CLIENT2_RELAY_ADDR}/24", "dev", "rlc"],
+                     ["ip", "-n", NS_PEER, "addr", "add", f"{PEER_RELAY_ADDR}/24", "dev", "rlp"]):
+            run(argv, timeout=10)
+        for ns, dev in ((ns_relay, "lo"), (ns_relay, "rl0"), (ns_relay, "rl1"), (NS_CLIENT2, "rlc"), (NS_PEER, "rlp")):
+            run(["ip", "-n", ns, "link", "set", dev, "up"], timeout=10)
+        for dev in ("rl0", "rl1"):
+            run(["ip", "netns", "exec", ns_relay, "tc", "qdisc", "replace", "dev", dev, "root", "tbf", "rate",
+                 self.relay_rate, "burst", "32kbit", "latency", "200ms"], timeout=10)
+        relay = os.path.join(os.path.dirname(os.path.abspath(__file__)), "udp-relay.py")
+        self.procs.start("relay", ["ip", "netns", "exec", ns_relay, "python3", relay, f"{RELAY_CLIENT_SIDE}:3478",
+                                   f"{RELAY_PEER_SIDE}:3479", f"{PEER_RELAY_ADDR}:51820"])
+        # Both ends at once, and the direct path down: WireGuard roams to wherever an authenticated packet last came
+        # from, so a peer still sending straight to the client would pull the client back off the relay.
+        run(["ip", "-n", NS_CLIENT2, "link", "set", "ul0", "down"], timeout=10)
+        run(["wg", "set", TUN, "peer", public_key(self.state_dir, "client2"), "endpoint", f"{RELAY_PEER_SIDE}:3479"],
+            timeout=10)
+        run(["ip", "netns", "exec", NS_CLIENT2, "wg", "set", CLIENT2_TUN, "peer", public_key(self.state_dir, "peer"),
+             "endpoint", f"{RELAY_CLIENT_SIDE}:3478"], timeout=10)
+
+    def relay_down(self, ns_relay):
+        """Client 2 straight to the peer again, both ways, and the relay gone."""
+        self.procs.stop("relay")
+        run(["ip", "-n", NS_CLIENT2, "link", "set", "ul0", "up"], timeout=10, check=False)
+        run(["ip", "netns", "exec", NS_CLIENT2, "wg", "set", CLIENT2_TUN, "peer", public_key(self.state_dir, "peer"),
+             "endpoint", f"{PEER_UL2_ADDR}:51820"], timeout=10, check=False)
+        run(["wg", "set", TUN, "peer", public_key(self.state_dir, "client2"), "endpoint", f"{CLIENT2_UL_ADDR}:51822"],
+            timeout=10, check=False)
+        run(["ip", "netns", "del", ns_relay], timeout=10, check=False)
+
+    def s19_relayed_client(self):
+        """Two clients, one through a rate-limited UDP relay (NetBird's relay path), one direct; NetBird's status
+        from the stand-in, which names both and calls the first relayed."""
+        expected = (f"client 2 through a UDP forwarder in its own namespace (tc tbf {self.relay_rate} each way), "
+                    "named bob-relayed and Relayed by the stand-in; client 1 direct, named alice-laptop: iperf3 -R "
+                    "through client 2 (download) and a 20 Mbit/s upload from client 1; /api/v1/status "
+                    "census.top_talkers name both with their connection (relayed, p2p); the relayed share of the "
+                    "census traffic (headroom_tunnel_traffic_bytes_per_second) over "
+                    f"{self.relay_window_seconds:.0f} s within 5 points of the share the peer's interfaces carried "
+                    "(rlp: the relay's side, ul0: client 1's); within "
+                    f"{self.relay_verdict_timeout:.0f} s download cause relay_held with advice direct_path while "
+                    "upload (the direct client) reads room")
+        t_start = time.monotonic()
+        ns_relay = f"{NS_PREFIX}-relay"
+        stand_in = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netbird-stand-in.py")
+        alice, bob = public_key(self.state_dir, "client"), public_key(self.state_dir, "client2")
+        names = {alice: "alice-laptop.lab.internal", bob: "bob-relayed.lab.internal"}
+        try:
+            run(["ip", "netns", "del", ns_relay], timeout=10, check=False)
+            self.relay_up(ns_relay)
+            self.start_headroom(LINE_RATE, env=dict(os.environ, HR_NETBIRD_INTERFACE=TUN, HR_NETBIRD_RELAYED=bob,
+                                                    HR_NETBIRD_NAMES=",".join(f"{k}={v}" for k, v in names.items())),
+                                extra=[f"--netbird.command={stand_in}", "--netbird.interval=2s"])
+            roamed = self.ping_from(NS_CLIENT2, PEER_TUN_ADDR, 3)
+            self.iperf("iperf-relayed", 5202, self.relay_flow_seconds, reverse=True, ns=NS_CLIENT2)
+            self.iperf("iperf-direct", 5201, self.relay_flow_seconds, reverse=False, bitrate="20M")
+            time.sleep(self.relay_settle_seconds)
+            i0, r0 = iface_bytes(UNDERLAY), iface_bytes("rlp")
+            shares, t_end = [], time.monotonic() + self.relay_window_seconds
+            while time.monotonic() < t_end:
+                sc = scrape()
+                if sc:
+                    by = {c: sum(sc.get("headroom_tunnel_traffic_bytes_per_second", direction=d, connection=c) or 0
+                                 for d in ("download", "upload")) for c in ("p2p", "relayed", "unknown")}
+                    if sum(by.values()) > 0:
+                        shares.append(by["relayed"] / sum(by.values()))
+                time.sleep(0.5)
+            i1, r1 = iface_bytes(UNDERLAY), iface_bytes("rlp")
+            relayed_bytes = (r1[0] - r0[0]) + (r1[1] - r0[1])
+            direct_bytes = (i1[0] - i0[0]) + (i1[1] - i0[1])
+            iface_share = relayed_bytes / max(relayed_bytes + direct_bytes, 1)
+            share = mean(shares) if shares else float("nan")
+            st = status_json() or {}
+            talkers = (st.get("census") or {}).get("top_talkers") or []
+            by_key = {t.get("key"): t for t in talkers}
+            named = all(by_key.get(abbreviated(k), {}).get("name") == v for k, v in names.items())
+            paths = {names[k]: by_key.get(abbreviated(k), {}).get("connection") for k in names}
+            right_paths = paths == {names[alice]: "p2p", names[bob]: "relayed"}
+
+            def held():
+                s2 = status_json() or {}
+                v = s2.get("verdict") or {}
+                return s2 if (v.get("download") or {}).get("cause") == "relay_held" else None
+
+            verdict_st, ttv = wait_until("download relay_held", held, self.relay_verdict_timeout)
+            final = verdict_st or status_json() or {}
+            v = final.get("verdict") or {}
+            down, up = v.get("download") or {}, v.get("upload") or {}
+            advice = sorted({(a.get("advice"), a.get("direction")) for a in v.get("advice") or []}, key=str)
+            ok = (roamed and named and right_paths and abs(share - iface_share) <= 0.05
+                  and down.get("cause") == "relay_held" and up.get("cause") == "room"
+                  and ("direct_path", "download") in advice)
+            self.log_status("19 relayed client", final)
+            self.procs.stop("iperf-relayed")
+            self.procs.stop("iperf-direct")
+            self.record(19, _TITLES[19], ok, expected,
+                        f"client 2 reached the peer through the relay: {roamed}; talkers "
+                        + ", ".join(f"{t.get('name')} {t.get('connection')} {t.get('endpoint')} down "
+                                    f"{mbit(t.get('download_bytes_per_second') or 0)} up "
+                                    f"{mbit(t.get('upload_bytes_per_second') or 0)}" for t in talkers[:4])
+                        + f"; relayed share: headroom {share:.3f} over {len(shares)} scrapes, interfaces "
+                        f"{iface_share:.3f} (rlp {relayed_bytes} B, {UNDERLAY} {direct_bytes} B), difference "
+                        f"{abs(share - iface_share):.3f}; download {down.get('verdict')} ({down.get('cause')}): "
+                        f"{down.get('reason')}; upload {up.get('verdict')} ({up.get('cause')}); advice {advice}",
+                        f"relay_held {ttv:.1f} s into the window" if verdict_st else "relay_held never read; "
+                        f"scenario {time.monotonic() - t_start:.0f} s")
+        finally:
+            for name in ("iperf-relayed", "iperf-direct"):
+                self.procs.stop(name)
+            self.relay_down(ns_relay)
+            self.start_headroom(LINE_RATE)
+
     def run(self):
         self.start_headroom(LINE_RATE)
         self.start_prometheus()
@@ -2388,7 +2527,7 @@ scrape_configs:
                  self.s4_cpu_bound, self.s10_bidir_one_core, self.s6_restart, self.s3_link_bound, self.s9_profile,
                  self.s12_observed_ceiling, self.s13_spare_predicts_more, self.s14_profile_baseline,
                  self.s15_netstack, self.s16_cost_never_saturated, self.s17_cost_small_packets,
-                 self.s18_cost_both_directions]
+                 self.s18_cost_both_directions, self.s19_relayed_client]
         only = selected()
         if only:
             steps = [st for st in steps if set(_STEP_SCENARIOS[st.__name__]) & only]
@@ -2446,13 +2585,13 @@ _TITLES = {1: "Direction", 2: "Accuracy", 3: "Link-bound", 4: "CPU-bound", 5: "I
            7: "Datapath", 8: "Census", 9: "Profile", 10: "Both directions on one core", 12: "Observed ceiling",
            13: "Spare predicts more download", 14: "Profile against the path without the tunnel",
            15: "Netstack from NetBird's per-peer counters", 16: "Never saturated, other CPU", 17: "Small packets",
-           18: "Both directions"}
+           18: "Both directions", 19: "A relayed client"}
 _STEP_SCENARIOS = {"s5_idle_and_light": [5], "s1_s2_s7_direction_accuracy_datapath": [1, 2, 7],
                    "s8_census": [8], "s4_cpu_bound": [4], "s6_restart": [6], "s3_link_bound": [3], "s9_profile": [9],
                    "s10_bidir_one_core": [10], "s12_observed_ceiling": [12],
                    "s13_spare_predicts_more": [13], "s14_profile_baseline": [14], "s15_netstack": [15],
                    "s16_cost_never_saturated": [16], "s17_cost_small_packets": [17],
-                   "s18_cost_both_directions": [18]}
+                   "s18_cost_both_directions": [18], "s19_relayed_client": [19]}
 
 
 def selected():

@@ -102,10 +102,10 @@ public final class Explainer {
       case ONE_TUNNEL_CORE -> dir + " is held by one tunnel: the busiest core is " + pct(o.hottestBusy())
           + " busy while the others average " + pct(o.meanBusyOfOthers())
           + (Double.isNaN(o.hottestTunnel(d)) ? "" : "; the busiest tunnel carries "
-              + pct(o.hottestTunnel(d) / o.throughput(d)) + " of " + dir)
+              + pct(Math.min(1, o.hottestTunnel(d) / o.throughput(d))) + " of " + dir)
           + "; the peer is at " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " ceiling";
       case RELAY_HELD -> dir + " is held by one tunnel on NetBird's relay: it carries "
-          + pct(o.hottestTunnel(d) / o.throughput(d)) + " of " + dir + ", flat at " + gbpsText(o.hottestTunnel(d))
+          + pct(Math.min(1, o.hottestTunnel(d) / o.throughput(d))) + " of " + dir + ", flat at " + gbpsText(o.hottestTunnel(d))
           + ", while the peer is at " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond()) + " ceiling";
     };
   }
