@@ -10,16 +10,13 @@
 #     15 s; per group, the mean of vmalert_iteration_duration_seconds over the rounds after the first two, and
 #     the CPU time VictoriaMetrics and vmalert spend per round.
 #
-# Usage: bash alerts/multisite/scale.sh [--write-docs] [PEERS ...]     (default 1000 10000)
-#   --write-docs replaces the block between the multisite-scale markers in docs/alerts.md with the result.
+# Usage: bash alerts/multisite/scale.sh [PEERS ...]     (default 1000 10000)
 # Needs victoria-metrics (vmalert), prometheus-alertmanager, java 17, python3, curl. Takes 10 minutes or more for both sizes.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
-write=""
-[ "${1:-}" = "--write-docs" ] && { write=1; shift; }
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(1000 10000)
 rounds=3
@@ -136,7 +133,6 @@ PY
 done
 
 block=$(cat <<MD
-<!-- multisite-scale:begin (written by alerts/multisite/scale.sh --write-docs; do not edit by hand) -->
 Series per peer (a real daemon on the 4-core kernel fixture): **$all** served, **$headroom** \`headroom_*\`;
 a site Prometheus ships **$shipped** per peer to the centre (\`headroom_*\` + \`up\`). At a 15 s scrape that is
 **$per_k samples/s per 1,000 peers** per site replica, $((2 * per_k)) for an HA pair before VictoriaMetrics
@@ -148,19 +144,6 @@ fleet's 19 series per peer, $rounds rounds after two to settle; load average at 
 | peers | Networks | series imported | import | peer rules | Network rules | peer alerts | Network alerts | all groups | CPU per round (VM + vmalert) | load |
 |---|---|---|---|---|---|---|---|---|---|---|
 ${rows%$'\n'}
-<!-- multisite-scale:end -->
 MD
 )
 echo "$block"
-if [ -n "$write" ]; then
-  python3 - docs/alerts.md "$block" <<'PY'
-import re, sys
-path, block = sys.argv[1], sys.argv[2]
-text = open(path).read()
-pat = re.compile(r"<!-- multisite-scale:begin.*?<!-- multisite-scale:end -->", re.S)
-if not pat.search(text):
-    sys.exit("scale.sh: docs/alerts.md has no multisite-scale markers")
-open(path, "w").write(pat.sub(lambda m: block, text))
-print("scale: docs/alerts.md updated")
-PY
-fi
