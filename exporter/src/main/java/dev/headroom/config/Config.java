@@ -46,7 +46,8 @@ public record Config(
     Duration netbirdStatusInterval,
     Path stateDir,
     Duration ceilingLearnAfter,
-    Duration ceilingCostAfter) {
+    Duration ceilingCostAfter,
+    String netbirdMetricsAddress) {
 
   public SamplerSettings samplerSettings() {
     return new SamplerSettings(

@@ -204,6 +204,14 @@ public final class ConfigParser {
       file.require(positive.get(key).compareTo(s.sampleInterval) >= 0, key,
           "is shorter than sample.interval " + file.text("sample.interval"));
     }
+    String metricsAddress = s.netbirdMetricsAddress == null ? "" : s.netbirdMetricsAddress.strip();
+    if (!metricsAddress.isEmpty()) {
+      try {
+        dev.headroom.read.wg.NetbirdMetricsReader.uriForListenAddress(metricsAddress);
+      } catch (IllegalArgumentException e) {
+        file.require(false, "netbird.metrics-address", "is not a HOST:PORT NetBird listens on (" + e.getMessage() + ")");
+      }
+    }
     // Three steps is the least that can show two steps adding load without a gain.
     file.require(s.profileSteps >= 3 && s.profileSteps <= 64, "profile.steps", "must be a whole number from 3 to 64");
     return new Config(host, port, s.telemetryPath,
@@ -213,7 +221,8 @@ public final class ConfigParser {
         s.checkDuration, s.profileMaxDuration, s.profileTarget, s.censusInterval, s.runDir, s.netbirdInterval,
         s.netbirdCommand, s.underlayFlowCap, s.underlayJumboPath, s.cgroupfs,
         Optional.ofNullable(s.profileBaseline).map(String::strip).filter(b -> !b.isEmpty()), s.profileSteps,
-        s.netbirdStatusInterval, s.stateDir, s.ceilingLearnAfter, s.ceilingCostAfter);
+        s.netbirdStatusInterval, s.stateDir, s.ceilingLearnAfter, s.ceilingCostAfter,
+        metricsAddress);
   }
 
   private static final String NOT_AN_INTERFACE = "is not a Linux interface name (1-15 characters, no '/' or spaces)";

@@ -92,6 +92,10 @@ public final class Settings {
   Duration netbirdStatusInterval;
   @Option(names = "--netbird.command", paramLabel = "PATH", defaultValue = "netbird",
       description = "the NetBird CLI (default ${DEFAULT-VALUE})") String netbirdCommand;
+  @Option(names = "--netbird.metrics-address", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9191",
+      description = "NetBird's local metrics endpoint (netbird up --enable-local-metrics --local-metrics-address),"
+          + " read for P2P/relayed counts and latency when 'netbird status --json' does not answer (empty: never)"
+          + " (default ${DEFAULT-VALUE})") String netbirdMetricsAddress;
   @Option(names = "--profile.max-duration", paramLabel = "DURATION", defaultValue = "10m",
       description = "'profile' gives up looking for a plateau after this long (default ${DEFAULT-VALUE})")
   Duration profileMaxDuration;

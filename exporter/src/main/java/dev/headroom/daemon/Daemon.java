@@ -14,6 +14,7 @@ import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.read.CpuModel;
 import dev.headroom.read.CpuSource;
+import dev.headroom.read.wg.NetbirdMetricsReader;
 import dev.headroom.read.wg.NetbirdStatusReader;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.NetstackCollector;
@@ -83,7 +84,9 @@ public final class Daemon implements AutoCloseable {
     Duration timeout = status.isZero() || peers.compareTo(status) < 0 ? peers : status;
     this.netbirdThread = peers.isZero() ? null : Executors.newSingleThreadExecutor(daemonThread("headroom-netbird"));
     this.netbird = peers.isZero() ? null : new NetstackCollector(
-        NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), timeout)), netbirdThread,
+        NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), timeout),
+            config.netbirdMetricsAddress().isEmpty() ? null : new NetbirdMetricsReader(
+                NetbirdMetricsReader.uriForListenAddress(config.netbirdMetricsAddress()), timeout)), netbirdThread,
         status.toNanos(), peers.toNanos(), timeout.toNanos(), System::nanoTime);
     this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
         readingClock, System::currentTimeMillis, censusThread, netbird);

@@ -2,7 +2,9 @@ package dev.headroom.sample;
 
 import dev.headroom.read.ReadException;
 import dev.headroom.read.wg.NetbirdStatus;
+import dev.headroom.read.wg.NetbirdMetricsReader;
 import dev.headroom.read.wg.NetbirdStatusReader;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,6 +48,24 @@ public final class NetstackCollector {
   /** NetBird's CLI as a source: an empty read is an error carrying the reader's reason. */
   public static StatusSource source(NetbirdStatusReader reader) {
     return () -> reader.read().orElseThrow(() -> new ReadException(reader.lastProblem().orElse("no status")));
+  }
+
+  /**
+   * NetBird's CLI, else its local metrics endpoint ({@code metrics} null: never): whichever answers gives the peer
+   * counts; only the CLI gives bytes and names. Both failing is an error naming both reasons.
+   */
+  public static StatusSource source(NetbirdStatusReader reader, NetbirdMetricsReader metrics) {
+    if (metrics == null) {
+      return source(reader);
+    }
+    return () -> {
+      Optional<NetbirdStatus> s = reader.read();
+      if (s.isPresent()) {
+        return s.get();
+      }
+      return metrics.read().map(NetbirdStatus::of).orElseThrow(() -> new ReadException(
+          reader.lastProblem().orElse("no status") + "; " + metrics.lastProblem().orElse("no metrics")));
+    };
   }
 
   /** One finished call. {@code status} null: it failed with {@code error}. */

@@ -25,8 +25,11 @@ public final class InWords {
   private InWords() {}
 
   /** Why talkers carry key prefixes instead of NetBird's names. */
-  static String namesMissing(Sample s) {
-    SourceHealth h = s.sources().get(NetstackCollector.SOURCE);
+  static String namesMissing(Published p) {
+    if (p.netbird() != null) {
+      return "NetBird's answer came from its local metrics, which name no devices";
+    }
+    SourceHealth h = p.sample().sources().get(NetstackCollector.SOURCE);
     if (h == null) {
       return "NetBird's status is not read (--netbird.interval 0)";
     }
@@ -100,8 +103,8 @@ public final class InWords {
             t.connection().label(), t.endpoint() == null ? "-" : t.endpoint(), Units.gbps(t.downloadBytesPerSecond()),
             Units.gbps(t.uploadBytesPerSecond())));
       }
-      if (!c.topTalkers().isEmpty() && p.netbird() == null) {
-        b.append("  (no names: ").append(namesMissing(s)).append(")\n");
+      if (!c.topTalkers().isEmpty() && (p.netbird() == null || p.netbird().transfers().isEmpty())) {
+        b.append("  (no names: ").append(namesMissing(p)).append(")\n");
       }
     }
     if (p.netbird() != null) {

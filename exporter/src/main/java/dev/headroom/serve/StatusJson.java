@@ -200,8 +200,8 @@ public final class StatusJson {
             .field("handshake_age_seconds", t.handshakeAgeSeconds()).field("active", t.active()).end();
       }
       w.end();
-      if (p.netbird() == null) {
-        w.field("names_missing", InWords.namesMissing(s));
+      if (p.netbird() == null || p.netbird().transfers().isEmpty()) {
+        w.field("names_missing", InWords.namesMissing(p));
       }
       w.end();
     }

@@ -58,6 +58,7 @@ class ConfigParserTest {
     assertMessage(new String[] {"--underlay.interface=wt0"}, "tunnel itself");
     assertMessage(new String[] {"--tunnel.interface"}, "needs a value");
     assertMessage(new String[] {"--sample.interval=10s", "--sample.peak-window=5s"}, "shorter");
+    assertMessage(new String[] {"--netbird.metrics-address=localhost"}, "netbird.metrics-address");
   }
 
   @Test

@@ -43,6 +43,15 @@ public record NetbirdStatus(
     return daemonConnected && !usesKernelInterface;
   }
 
+  /**
+   * NetBird's view from its local metrics endpoint: the same counts and latencies, no per-peer bytes or names, and
+   * no say on the datapath (it does not tell kernel from netstack), so it never makes the datapath netstack.
+   */
+  public static NetbirdStatus of(NetbirdMetrics m) {
+    return new NetbirdStatus(m.peersTotal(), m.peersConnected(), m.p2p(), m.relayed(), m.latencySeconds(), false,
+        false, List.of());
+  }
+
   /** The listed peers by their key in UAPI's hex ({@link PeerTransfer#hexKey}), as the census keys its tunnels. */
   public java.util.Map<String, PeerTransfer> byKey() {
     java.util.Map<String, PeerTransfer> m = new java.util.HashMap<>(transfers.size() * 2);
