@@ -3,7 +3,7 @@ package dev.headroom.cmd;
 import dev.headroom.daemon.Daemon;
 import dev.headroom.config.Config;
 import dev.headroom.config.ConfigParser;
-import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.HeadroomMetrics;
 import dev.headroom.serve.History;
 import dev.headroom.serve.HttpServer;
 import dev.headroom.serve.MetricsEndpoint;
@@ -112,10 +112,10 @@ public final class ServeCommand {
     History history = new History(History.SPAN, config.sampleInterval());
     daemon.addListener(history);
     PrometheusRegistry registry = new PrometheusRegistry();
-    HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo(
+    HeadroomMetrics.ExporterInfo info = new HeadroomMetrics.ExporterInfo(
         Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
     Refusals refusals = new Refusals(); // counted by the web layer, exposed with headroom's own families
-    registry.register(new HeadroomCollector(daemon::published, info, refusals));
+    registry.register(new HeadroomMetrics(daemon::published, info, refusals));
     registerOwnCost(registry);
     certificate.ifPresent(c -> Gauge.builder().name("headroom_tls_certificate_expiry_timestamp_seconds")
         .help("When the first certificate of the served TLS chain expires (its notAfter), Unix seconds")

@@ -27,7 +27,7 @@ public final class HttpServer implements AutoCloseable {
       String telemetryPath,
       MetricsEndpoint metrics,
       Supplier<Published> state,
-      HeadroomCollector.ExporterInfo info,
+      HeadroomMetrics.ExporterInfo info,
       Readiness readiness,
       History history,
       Consumer<io.javalin.config.JavalinConfig> customize) {

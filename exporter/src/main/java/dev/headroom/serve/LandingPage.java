@@ -28,7 +28,7 @@ public final class LandingPage {
   private LandingPage() {}
 
   /** The page for {@code p} (null before the first sample), with {@code ready} in its header. */
-  public static String render(Published p, HeadroomCollector.ExporterInfo info, String telemetryPath,
+  public static String render(Published p, HeadroomMetrics.ExporterInfo info, String telemetryPath,
       Readiness.State ready) {
     Sample s = p == null ? null : p.sample();
     Judgement j = p == null ? null : p.judgement();

@@ -33,7 +33,7 @@ final class SelfMetrics {
   private SelfMetrics() {}
 
   /** What is known before the first sample: build, placement, and the refusals, every reason from 0. */
-  static void info(Families f, HeadroomCollector.ExporterInfo info, Refusals refusals) {
+  static void info(Families f, HeadroomMetrics.ExporterInfo info, Refusals refusals) {
     f.gauge(BUILD_INFO, 1, "version", info.version());
     f.gauge(PEER_INFO, 1, "network", info.network(), "site", info.site());
     for (Refusals.Reason r : REASONS) {

@@ -70,7 +70,7 @@ public final class StatusJson {
         .field("max_fit_error", CostModel.MAX_FIT_ERROR).end();
   }
 
-  public static String render(Published p, HeadroomCollector.ExporterInfo info, Readiness.State ready) {
+  public static String render(Published p, HeadroomMetrics.ExporterInfo info, Readiness.State ready) {
     JsonWriter w = new JsonWriter().object();
     w.field("version", info.version()).field("network", info.network()).field("site", info.site());
     w.name("ready").object().field("ready", ready.ready()).field("reason", ready.reason()).end();

@@ -29,7 +29,7 @@ import dev.headroom.sample.NetstackCollector;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
-import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.HeadroomMetrics;
 import dev.headroom.serve.Published;
 import dev.headroom.serve.SamplerTiming;
 import dev.headroom.testing.FakeClock;
@@ -97,7 +97,7 @@ class NetstackReplayTest {
 
   private static String metricsText(Published p) throws IOException {
     PrometheusRegistry registry = new PrometheusRegistry();
-    registry.register(new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "n", "s", "wt0", 0.9),
+    registry.register(new HeadroomMetrics(() -> p, new HeadroomMetrics.ExporterInfo("test", "n", "s", "wt0", 0.9),
         new Refusals()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.ALLOW_UTF8);

@@ -93,8 +93,8 @@ class GoldenMetricsTest {
   }
 
   /** headroom's collector over {@code p}, with the golden files' build and placement. */
-  static HeadroomCollector collector(Published p) {
-    return new HeadroomCollector(() -> p, new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9),
+  static HeadroomMetrics collector(Published p) {
+    return new HeadroomMetrics(() -> p, new HeadroomMetrics.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9),
         new Refusals());
   }
 

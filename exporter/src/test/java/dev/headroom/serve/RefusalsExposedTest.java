@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** The refusal counters reach /metrics as counted, every reason from the start, before the first sample too. */
 class RefusalsExposedTest {
-  private static final HeadroomCollector.ExporterInfo INFO =
-      new HeadroomCollector.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9);
+  private static final HeadroomMetrics.ExporterInfo INFO =
+      new HeadroomMetrics.ExporterInfo("test", "dc-east", "eu-west", "wt0", 0.9);
 
   @Test
   void everyReasonIsServedWithItsCountBeforeTheFirstSample() throws Exception {
@@ -23,7 +23,7 @@ class RefusalsExposedTest {
     refusals.count(Reason.AUTH_RATE_LIMITED);
     // A new snapshot object per scrape, so each render reads the counters again.
     PrometheusRegistry registry = new PrometheusRegistry();
-    registry.register(new HeadroomCollector(() -> null, INFO, refusals));
+    registry.register(new HeadroomMetrics(() -> null, INFO, refusals));
     MetricsEndpoint endpoint = new MetricsEndpoint(registry, Object::new);
     for (String accept : new String[] {null, "application/openmetrics-text; version=1.0.0"}) {
       Map<String, Double> m = dev.headroom.testing.Scrape.parse(new String(endpoint.body(accept, null).bytes(), UTF_8));

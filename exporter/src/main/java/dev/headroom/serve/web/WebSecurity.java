@@ -32,7 +32,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * Javalin app = Javalin.create(config -> {
  *   config.jetty.host = host;          // null or "" binds all addresses
  *   config.jetty.port = port;          // 0 picks a free port; app.port() tells which
- *   WebSecurity.apply(config, web, WebSecurity.Limits.DEFAULT, refusals); // refusals: as HeadroomCollector's
+ *   WebSecurity.apply(config, web, WebSecurity.Limits.DEFAULT, refusals); // refusals: as HeadroomMetrics's
  *   config.routes.get("/metrics", ...);
  * }).start();
  * }</pre>

@@ -13,7 +13,7 @@ import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.sample.SamplerSettings;
-import dev.headroom.serve.HeadroomCollector;
+import dev.headroom.serve.HeadroomMetrics;
 import dev.headroom.serve.SamplerTiming;
 import dev.headroom.serve.web.Refusals;
 import dev.headroom.serve.Published;
@@ -46,7 +46,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Serving one scrape: the registry with {@link HeadroomCollector} (and, as the service has it, client_java's
+ * Serving one scrape: the registry with {@link HeadroomMetrics} (and, as the service has it, client_java's
  * JVM metrics) written through {@link PrometheusTextFormatWriter}, and through the service's
  * {@link MetricsEndpoint} (one render per snapshot), over a sample of the kernel fixture peer after one
  * second of traffic. The HTTP layer is not in here; compare.sh measures that whole.
@@ -92,11 +92,11 @@ public class ScrapeBench {
     Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
     Published p = new Published(s, j, null,
         SamplerTiming.NONE, Learned.NONE);
-    HeadroomCollector.ExporterInfo info = new HeadroomCollector.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
+    HeadroomMetrics.ExporterInfo info = new HeadroomMetrics.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
     headroomOnly = new PrometheusRegistry();
-    headroomOnly.register(new HeadroomCollector(() -> p, info, new Refusals()));
+    headroomOnly.register(new HeadroomMetrics(() -> p, info, new Refusals()));
     asServed = new PrometheusRegistry();
-    asServed.register(new HeadroomCollector(() -> p, info, new Refusals()));
+    asServed.register(new HeadroomMetrics(() -> p, info, new Refusals()));
     ServeCommand.registerOwnCost(asServed);
     endpoint = new MetricsEndpoint(asServed, () -> snapshot);
   }

@@ -8,18 +8,19 @@ import java.util.function.Supplier;
 /**
  * Renders the latest published state as metric families, one class per area (tunnel, underlay, CPU and
  * datapath, verdict and ceiling, census and NetBird, the exporter itself), each declaring its families once,
- * as {@link Family} constants. Reads only the immutable snapshot (and takes the since-last-scrape peaks);
+ * as {@link Family} constants: the one Prometheus collector (client_java's {@code MultiCollector}); the
+ * {@code *Collector} classes of {@code sample} collect readings, not metrics. Reads only the immutable snapshot;
  * never touches sysfs.
  *
- * <p>Usage: {@code registry.register(new HeadroomCollector(published::get, info, refusals));}
+ * <p>Usage: {@code registry.register(new HeadroomMetrics(published::get, info, refusals));}
  */
-public final class HeadroomCollector implements MultiCollector {
+public final class HeadroomMetrics implements MultiCollector {
   private final Supplier<Published> state;
   private final ExporterInfo info;
   private final Refusals refusals;
 
   /** {@code refusals}: the counters the web layer ({@link dev.headroom.serve.web.WebSecurity}) counts into. */
-  public HeadroomCollector(Supplier<Published> state, ExporterInfo info, Refusals refusals) {
+  public HeadroomMetrics(Supplier<Published> state, ExporterInfo info, Refusals refusals) {
     this.state = state;
     this.info = info;
     this.refusals = refusals;
