@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Everything that proves the alerting rules: promtool check + unit tests, amtool config and routes,
-# runbook anchors, and the 1,000-peer fleet test on a real Prometheus (alerts/fleet/fleet-test.sh).
+# Everything that proves the alerting rules: the mixin renders the checked-in files and honours its _config,
+# promtool check + unit tests, amtool config and routes, runbook anchors, and the 1,000-peer fleet test on a
+# real Prometheus (alerts/fleet/fleet-test.sh).
 #
-# Usage: bash alerts/test.sh          (from anywhere; needs promtool, prometheus, amtool, python3)
+# Usage: bash alerts/test.sh          (from anywhere; needs promtool, prometheus, amtool, python3, jsonnet)
 # Last line: `alerts: N passed, M failed`. Exit status 1 when anything failed.
 set -uo pipefail
 
@@ -11,7 +12,8 @@ root=$(cd "$here/.." && pwd)
 passed=0
 failed=0
 log=$(mktemp "${TMPDIR:-/tmp}/headroom-alerts-test.XXXXXX")
-trap 'rm -f "$log"' EXIT
+render=$(mktemp -d "${TMPDIR:-/tmp}/headroom-alerts-render.XXXXXX")
+trap 'rm -f "$log"; rm -rf "$render"' EXIT
 
 pass() { passed=$((passed + 1)); echo "ok - $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -s "$log" ] && sed 's/^/    /' "$log" | tail -40; }
@@ -19,7 +21,7 @@ finish() { echo "alerts: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; e
 
 # Tools first: without them nothing below means anything.
 missing=""
-for pair in promtool:prometheus prometheus:prometheus amtool:prometheus-alertmanager python3:python3; do
+for pair in promtool:prometheus prometheus:prometheus amtool:prometheus-alertmanager python3:python3 jsonnet:jsonnet; do
   tool=${pair%%:*} pkg=${pair#*:}
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "FAIL - $tool not found: install the Debian package '$pkg' (apt-get install --no-install-recommends $pkg)"
@@ -29,6 +31,47 @@ done
 if [ -n "$missing" ]; then failed=$((failed + 1)); finish; fi
 
 cd "$here"
+
+# The mixin (alerts/mixin) renders exactly the checked-in rules and dashboards.
+if bash mixin/render.sh --out "$render/default" >"$log" 2>&1; then
+  : >"$log"
+  for f in headroom-rules.yml:headroom-rules.yml headroom-peer.json:../dashboards/headroom-peer.json \
+           headroom-fleet.json:../dashboards/headroom-fleet.json; do
+    diff -u "${f#*:}" "$render/default/${f%%:*}" >>"$log"
+  done
+  if [ ! -s "$log" ]; then
+    pass "alerts/mixin renders headroom-rules.yml and dashboards/*.json as checked in"
+  else
+    echo "the checked-in files differ from alerts/mixin: run bash alerts/mixin/render.sh" >>"$log"
+    fail "alerts/mixin renders headroom-rules.yml and dashboards/*.json as checked in (run bash alerts/mixin/render.sh)"
+  fi
+else
+  fail "alerts/mixin/render.sh"
+fi
+
+# A non-default _config (mixin/tests/vpn-peers.libsonnet: job="vpn-peers", labels vpn_network / vpn_site,
+# near-ceiling at 0.85 for 20m, runbooks on a wiki) reaches every rule and panel, and the rules still load.
+custom=$render/vpn-peers
+if bash mixin/render.sh --out "$custom" --config mixin/tests/vpn-peers.libsonnet >"$log" 2>&1; then
+  if python3 mixin/tests/check_render.py "$custom" >"$log" 2>&1; then
+    pass "non-default _config: $(tail -1 "$log")"
+  else
+    fail "non-default _config: defaults left in the render"
+  fi
+  if promtool check rules "$custom/headroom-rules.yml" >"$log" 2>&1; then
+    pass "promtool check rules on the non-default render ($(grep -o '[0-9]* rules found' "$log"))"
+  else
+    fail "promtool check rules on the non-default render"
+  fi
+  cp mixin/tests/vpn_peers_test.yml "$custom/"
+  if (cd "$custom" && promtool test rules vpn_peers_test.yml) >"$log" 2>&1; then
+    pass "promtool test rules mixin/tests/vpn_peers_test.yml on the non-default render"
+  else
+    fail "promtool test rules mixin/tests/vpn_peers_test.yml on the non-default render"
+  fi
+else
+  fail "alerts/mixin/render.sh --config mixin/tests/vpn-peers.libsonnet"
+fi
 
 if promtool check rules headroom-rules.yml >"$log" 2>&1; then
   pass "promtool check rules headroom-rules.yml ($(grep -o '[0-9]* rules found' "$log"))"

@@ -81,7 +81,9 @@ start_peer() {
   eval "${name}_port=$port ${name}_pid=$!"
 }
 
-start_peer busy kernel net-a site-1 --ceiling.download=10mbit --ceiling.upload=10mbit
+# The busy peer's census reads a stand-in `wg` (two tunnels, one relayed) for the panels of who is on the peer.
+mkdir -p "$tmp/bin" && cp "$here/wg-stand-in.sh" "$tmp/bin/wg"
+PATH="$tmp/bin:$PATH" start_peer busy kernel net-a site-1 --ceiling.download=10mbit --ceiling.upload=10mbit
 start_peer standby userspace net-a site-1
 start_peer single kernel net-b site-2
 # busy: 11.5 MB/s down (9x its ceiling), 4 MB/s up; single: 2 MB/s down, 1 MB/s up; standby idle.

@@ -1,0 +1,68 @@
+// Everything an operator may want to change in headroom's rules and dashboards. Override any key with
+//   (import 'mixin.libsonnet') + { _config+:: { headroomSelector: 'job="vpn-peers"' } }
+// or render with `alerts/mixin/render.sh --config FILE.libsonnet`, FILE holding `{ _config+:: { ... } }`.
+{
+  _config+:: {
+    // --- Selection and labels -------------------------------------------------------------------------------
+    // Selector of the headroom scrape targets. Only the `up` selectors of HeadroomExporterAbsent filter on it:
+    // headroom_* series come only from headroom, and a job filter on them would only lose peers.
+    headroomSelector: 'job=~".*headroom.*"',
+    // The labels that place a peer, read only from headroom_peer_info (exporter flags --labels.network and
+    // --labels.site). Change them when relabelling renames them (e.g. exported_network).
+    networkLabel: 'network',
+    siteLabel: 'site',
+
+    // --- Links ----------------------------------------------------------------------------------------------
+    // Every alert's runbook_url is runbookURLBase + '#' + the alert name in lower case.
+    docsURLBase: 'https://github.com/headroom-dev/headroom/blob/main/docs',
+    runbookURLBase: self.docsURLBase + '/runbooks.md',
+
+    // --- headroom.peer.alerts -------------------------------------------------------------------------------
+    // Utilization of the peer's ceiling (the larger of own direction and both directions counted).
+    peerNearCeilingThreshold: 0.8,
+    peerNearCeilingFor: '15m',
+    peerAtCeilingThreshold: 0.95,
+    peerAtCeilingFor: '5m',
+    // The both-directions load counts for a direction only while it carries more than this (bytes/s).
+    peerLoadMinBytesPerSecond: 1e6,
+    // Share of the last 5 minutes a limiting verdict held.
+    peerCpuBoundThreshold: 0.5,
+    peerCpuBoundFor: '10m',
+    peerLinkBoundThreshold: 0.5,
+    peerLinkBoundFor: '10m',
+    singleTunnelBoundThreshold: 0.5,
+    singleTunnelBoundFor: '10m',
+    // wireguard-go's plateau (Gbps) and the share of a userspace peer's own ceiling that fires too.
+    userspacePlateauDownloadGbps: 5.5,
+    userspacePlateauUploadGbps: 3.0,
+    userspacePlateauCeilingRatio: 0.8,
+    userspacePlateauFor: '15m',
+    tunnelDownFor: '2m',
+    // Age of the newest sample when scraped, seconds.
+    samplerStalledSeconds: 30,
+    samplerStalledFor: '2m',
+    exporterAbsentFor: '5m',
+
+    // --- headroom.network.rules and headroom.network.alerts -------------------------------------------------
+    // How long a Network is remembered after its last peer stopped answering (network:headroom_peers:count).
+    networkPeersSeenWindow: '1h',
+    // Network load over the smallest peer ceiling.
+    networkOverOnePeerThreshold: 1,
+    networkOverOnePeerFor: '15m',
+    networkNoStandbyFor: '5m',  // one peer up
+    networkNoPeerUpFor: '2m',  // no peer up (critical)
+    // Growth forecast: a straight line through forecastRange of the daily peak (1h steps), forecastHorizonDays
+    // ahead, once forecastMinPoints hourly points exist.
+    forecastRange: '14d',
+    forecastMinPoints: 168,
+    forecastHorizonDays: 28,
+    forecastFor: '1h',
+
+    // --- Dashboards -----------------------------------------------------------------------------------------
+    // The fleet dashboard's forecast panel: a shorter range, drawn sooner than the alert (same horizon).
+    dashboardForecastRange: '7d',
+    dashboardForecastMinPoints: 24,
+    // A peer counts as active (not standby) above this 5-minute load in either direction, bytes/s (1 Mbit/s).
+    dashboardActivePeerMinBytesPerSecond: 125000,
+  },
+}
