@@ -43,7 +43,7 @@ public final class NetbirdMetricsReader {
   private final URI uri;
   private final Duration timeout;
   private final HttpClient client;
-  private String lastProblem;
+  private final ProblemLog problems = new ProblemLog(LOG);
 
   /**
    * @param uri the endpoint, {@link #DEFAULT_URI} unless NetBird was given {@code --local-metrics-address}
@@ -104,43 +104,40 @@ public final class NetbirdMetricsReader {
     try {
       response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (HttpConnectTimeoutException e) {
-      return problem("no connection to NetBird's local metrics at " + uri + " within " + timeout.toMillis() + " ms",
+      return problems.failed("no connection to NetBird's local metrics at " + uri + " within " + timeout.toMillis() + " ms",
           false);
     } catch (HttpTimeoutException e) {
-      return problem("NetBird's local metrics at " + uri + " did not answer within " + timeout.toMillis() + " ms",
+      return problems.failed("NetBird's local metrics at " + uri + " did not answer within " + timeout.toMillis() + " ms",
           false);
     } catch (ConnectException e) {
       // The usual state of a peer that never opted in, hence quiet, like NetBird not being installed.
-      return problem("NetBird's local metrics are not enabled (netbird up --enable-local-metrics): connection to "
+      return problems.failed("NetBird's local metrics are not enabled (netbird up --enable-local-metrics): connection to "
           + uri + " refused (or the NetBird daemon is not running)", true);
     } catch (IOException e) {
-      return problem("cannot read NetBird's local metrics at " + uri + ": "
+      return problems.failed("cannot read NetBird's local metrics at " + uri + ": "
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), false);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return problem("interrupted while reading NetBird's local metrics at " + uri, false);
+      return problems.failed("interrupted while reading NetBird's local metrics at " + uri, false);
     }
     if (response.statusCode() != 200) {
       // client_golang answers a failed gather with 500 and the Go error a few lines down; show all of it, short.
       String body = summary(response.body());
-      return problem("NetBird's local metrics at " + uri + " answered HTTP " + response.statusCode()
+      return problems.failed("NetBird's local metrics at " + uri + " answered HTTP " + response.statusCode()
           + (body.isEmpty() ? "" : ": " + body), false);
     }
     try {
       NetbirdMetrics m = NetbirdMetricsParser.parse(response.body());
-      if (lastProblem != null) {
-        LOG.info("NetBird's local metrics at {} readable again", uri);
-      }
-      lastProblem = null;
+      problems.ok("NetBird's local metrics at " + uri + " readable again");
       return Optional.of(m);
     } catch (IllegalArgumentException e) {
-      return problem("cannot read NetBird's local metrics at " + uri + ": " + e.getMessage(), false);
+      return problems.failed("cannot read NetBird's local metrics at " + uri + ": " + e.getMessage(), false);
     }
   }
 
   /** Why the last {@link #read()} came back empty; empty after a successful read. */
   public Optional<String> lastProblem() {
-    return Optional.ofNullable(lastProblem);
+    return problems.last();
   }
 
   /** The endpoint this reader asks. */
@@ -148,17 +145,6 @@ public final class NetbirdMetricsReader {
     return uri;
   }
 
-  private Optional<NetbirdMetrics> problem(String message, boolean quiet) {
-    if (!message.equals(lastProblem)) {
-      if (quiet) {
-        LOG.info(message);
-      } else {
-        LOG.warn(message);
-      }
-    }
-    lastProblem = message;
-    return Optional.empty();
-  }
 
   /** The body's non-blank lines on one line, at most 200 characters. */
   private static String summary(String body) {

@@ -26,7 +26,7 @@ public final class NetbirdStatusReader {
 
   private final String netbirdCommand;
   private final Duration timeout;
-  private String lastProblem;
+  private final ProblemLog problems = new ProblemLog(LOG);
 
   /**
    * @param netbirdCommand the {@code netbird} executable (a name looked up on PATH, or a path)
@@ -43,46 +43,32 @@ public final class NetbirdStatusReader {
     try {
       r = CommandRunner.run(List.of(netbirdCommand, "status", "--json"), timeout);
     } catch (CommandRunner.NotInstalledException e) {
-      return problem("netbird not installed (" + netbirdCommand + " not found); NetBird peer counts are off", true);
+      return problems.failed("netbird not installed (" + netbirdCommand + " not found); NetBird peer counts are off", true);
     } catch (IOException e) {
-      return problem(e.getMessage(), false);
+      return problems.failed(e.getMessage(), false);
     }
     if (r.exitCode() != 0) {
       String err = firstLine(r.stderr().isBlank() ? r.stdout() : r.stderr());
-      return problem(netbirdCommand + " status --json exited " + r.exitCode() + ": " + err, false);
+      return problems.failed(netbirdCommand + " status --json exited " + r.exitCode() + ": " + err, false);
     }
     String out = r.stdout().strip();
     if (!out.startsWith("{")) {
-      return problem("netbird status gave no JSON: " + firstLine(out), false);
+      return problems.failed("netbird status gave no JSON: " + firstLine(out), false);
     }
     try {
       NetbirdStatus s = NetbirdStatusParser.parse(out);
-      if (lastProblem != null) {
-        LOG.info("netbird status readable again");
-      }
-      lastProblem = null;
+      problems.ok("netbird status readable again");
       return Optional.of(s);
     } catch (IllegalArgumentException e) {
-      return problem("cannot read netbird status --json: " + e.getMessage(), false);
+      return problems.failed("cannot read netbird status --json: " + e.getMessage(), false);
     }
   }
 
   /** Why the last {@link #read()} came back empty; empty after a successful read. */
   public Optional<String> lastProblem() {
-    return Optional.ofNullable(lastProblem);
+    return problems.last();
   }
 
-  private Optional<NetbirdStatus> problem(String message, boolean quiet) {
-    if (!message.equals(lastProblem)) {
-      if (quiet) {
-        LOG.info(message);
-      } else {
-        LOG.warn(message);
-      }
-    }
-    lastProblem = message;
-    return Optional.empty();
-  }
 
   private static String firstLine(String s) {
     String t = s.strip();
