@@ -1370,13 +1370,17 @@ scrape_configs:
             watchdog.cancel()
             self.procs.stop("profile")
             text = "\n".join(lines)
-            plateau = re.search(r"download: plateau at ([0-9.]+) Gbps after (\d+) steps, limited by (\S+)", text)
+            plateau = re.search(r"download: plateau at ([0-9.]+) Gbps(?: in (\d+)-byte packets)? after (\d+) steps, "
+                                r"limited by (\S+)", text)
             props = read_properties(ceiling_file) if os.path.exists(ceiling_file) else {}
-            after = int(plateau.group(2)) if plateau else 0
+            after = int(plateau.group(3)) if plateau else 0
             down = float(props.get("download.bytes_per_second", "0"))
             limit = props.get("download.limit", "")
+            # The plateau's mean packet size, as printed and as recorded for the daemon to read the ceiling at.
+            packet = float(props.get("download.packet_bytes", "0"))
             ok_profile = (rc == 0 and plateau is not None and after >= 3 and started == list(range(1, after + 1))
-                          and down > 0 and "upload.bytes_per_second" not in props and limit not in ("", "unknown", "room"))
+                          and down > 0 and "upload.bytes_per_second" not in props and limit not in ("", "unknown", "room")
+                          and 20 <= packet <= MTU and plateau.group(2) == str(round(packet)))
             steps_seen = [ln for ln in lines if ln.startswith("step ")]
             obs = (f"profile exit {rc}; clients started {started}; step levels {steps_seen}; plateau "
                    f"{plateau.group(0) if plateau else 'none'}; file {props or 'not written'}")
