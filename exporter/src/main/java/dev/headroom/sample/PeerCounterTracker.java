@@ -12,8 +12,9 @@ import java.util.Map;
  * <p>Rules, the interface's ({@link InterfaceTracker}) applied per public key: the first status only sets a
  * baseline. A key seen before whose counter went back restarted (reconnect, key re-added, a lazy connection
  * back from idle; NetBird also prints 0 for a peer not connected): what it counts now is new, so its value is the
- * delta. A key not in the previous status was added since then: all it counted is this interval's. A key that
- * left the status drops out, taking nothing back from the totals. The sum over peers of one interval is bounded
+ * delta. A key not in the previous status was added since then: all it counted is this interval's (and, back after
+ * one status away with a counter below its last, it restarted: a recreated tunnel is listed without peers until
+ * they are added again). A key that left the status drops out, taking nothing back from the totals. The sum over peers of one interval is bounded
  * by the rate passed to {@link #update} over the time since the previous status plus a grace of one status
  * interval; beyond it the whole interval is dropped (re-based, counted, no rate, not added to a total), so a peer
  * whose counter NetBird had not reported for a while can never make a spike. A status that could not be read
@@ -27,6 +28,11 @@ public final class PeerCounterTracker {
   /** Public key -> {received, sent} at the previous status. */
   private Map<String, long[]> prev = new HashMap<>();
   private Map<String, long[]> spare = new HashMap<>();
+  /**
+   * Keys the last status left out, with their counters before: a tunnel recreated is listed without peers until
+   * they are added again, so a key back after one status away whose counter went back restarted.
+   */
+  private final Map<String, long[]> gone = new HashMap<>();
   private boolean baseline;
   private long prevNanos;
   private long totalReceived;
@@ -65,6 +71,10 @@ public final class PeerCounterTracker {
       long[] was = prev.get(p.publicKey());
       if (!baseline || was == null) {
         if (baseline) {
+          long[] left = gone.get(p.publicKey());
+          if (left != null && (CounterDelta.wentBack(left[0], rx) || CounterDelta.wentBack(left[1], tx))) {
+            restarted++;
+          }
           dRx += rx;
           dTx += tx;
         }
@@ -83,6 +93,12 @@ public final class PeerCounterTracker {
       was[0] = rx; // the slot moves to this status's map: no allocation per known peer
       was[1] = tx;
       cur.put(p.publicKey(), was);
+    }
+    gone.clear();
+    for (Map.Entry<String, long[]> e : prev.entrySet()) {
+      if (!cur.containsKey(e.getKey())) {
+        gone.put(e.getKey(), e.getValue());
+      }
     }
     spare = prev;
     prev = cur;
@@ -123,6 +139,7 @@ public final class PeerCounterTracker {
   public void forget() {
     baseline = false;
     prev.clear();
+    gone.clear();
     rateReceived = 0;
     rateSent = 0;
     lastIntervalSeconds = 0;

@@ -76,6 +76,22 @@ class PeerCounterTrackerTest {
     Traffic back = at(10, NetbirdJson.peer("A=", 0, 2_000));
     assertEquals(2_000 / 5.0, back.rate(TX_BYTES), 1e-9);
     assertEquals(2_000, back.total(TX_BYTES));
+    // A recreated tunnel is listed without peers until they are added again: one status away, and back with its
+    // counters below the last it had, it restarted.
+    assertEquals(1, back.restarts());
+  }
+
+  @Test
+  void aPeerAwayForLongerOrBackWithMoreIsNotCountedAsARestart() {
+    at(0, NetbirdJson.peer("A=", 0, 7_000), NetbirdJson.peer("B=", 0, 1_000));
+    at(5, NetbirdJson.peer("B=", 0, 1_000));
+    at(10, NetbirdJson.peer("B=", 0, 1_000));
+    Traffic later = at(15, NetbirdJson.peer("A=", 0, 2_000), NetbirdJson.peer("B=", 0, 1_000));
+    assertEquals(0, later.restarts(), "two statuses away: a peer added, not one restarted");
+    at(20);
+    Traffic more = at(25, NetbirdJson.peer("A=", 0, 9_000));
+    assertEquals(0, more.restarts(), "back with more than before: not a restart");
+    assertEquals(2_000 + 9_000, more.total(TX_BYTES));
   }
 
   @Test
