@@ -24,17 +24,19 @@ import java.util.Locale;
 public final class InWords {
   private InWords() {}
 
-  /** Why talkers carry key prefixes instead of NetBird's names. */
-  static String namesMissing(Published p) {
+  /** Why talkers carry key prefixes instead of NetBird's names; empty when NetBird's answer names them. */
+  static java.util.Optional<String> namesMissing(Published p) {
     if (p.netbird() != null) {
-      return "NetBird's answer came from its local metrics, which name no devices";
+      return p.netbird().transfers().isEmpty()
+          ? java.util.Optional.of("NetBird's answer came from its local metrics, which name no devices")
+          : java.util.Optional.empty();
     }
     SourceHealth h = p.sample().sources().get(NetstackCollector.SOURCE);
     if (h == null) {
-      return "NetBird's status is not read (--netbird.interval 0)";
+      return java.util.Optional.of("NetBird's status is not read (--netbird.interval 0)");
     }
-    return h.up() || h.lastError().isEmpty() ? "NetBird's status has not answered yet"
-        : "NetBird's status is unavailable: " + h.lastError();
+    return java.util.Optional.of(h.up() || h.lastError().isEmpty() ? "NetBird's status has not answered yet"
+        : "NetBird's status is unavailable: " + h.lastError());
   }
 
   private static String relayedShare(CensusSnapshot c) {
@@ -103,8 +105,8 @@ public final class InWords {
             t.connection().label(), t.endpoint() == null ? "-" : t.endpoint(), Units.gbps(t.downloadBytesPerSecond()),
             Units.gbps(t.uploadBytesPerSecond())));
       }
-      if (!c.topTalkers().isEmpty() && (p.netbird() == null || p.netbird().transfers().isEmpty())) {
-        b.append("  (no names: ").append(namesMissing(p)).append(")\n");
+      if (!c.topTalkers().isEmpty()) {
+        namesMissing(p).ifPresent(why -> b.append("  (no names: ").append(why).append(")\n"));
       }
     }
     if (p.netbird() != null) {

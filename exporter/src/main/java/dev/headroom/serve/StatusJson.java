@@ -200,9 +200,7 @@ public final class StatusJson {
             .field("handshake_age_seconds", t.handshakeAgeSeconds()).field("active", t.active()).end();
       }
       w.end();
-      if (p.netbird() == null || p.netbird().transfers().isEmpty()) {
-        w.field("names_missing", InWords.namesMissing(p));
-      }
+      InWords.namesMissing(p).ifPresent(why -> w.field("names_missing", why));
       w.end();
     }
     if (p.netbird() != null) {
