@@ -296,12 +296,18 @@ def cpu_times():
     return out
 
 
-# A step that fails while the hypervisor took more than this share of the host's CPU runs once more (see Lab.run).
+# A step that fails while the hypervisor took more than this share of the host's CPU runs again (see Lab.run).
 STEAL_AGAIN = 0.10
 # A rate window of scenario 13 with more steal than this is measured again (see s13_spare_predicts_more), and a
-# step's second attempt waits, at most STEAL_WAIT seconds, for STEAL_QUIET seconds this quiet (see Lab.run).
+# step runs again only after STEAL_QUIET seconds in a row this quiet, waited for at most STEAL_WAIT seconds.
+# Steal comes in episodes of minutes on a shared host: a few quiet seconds inside one predict nothing (seen: 5 s
+# at 0 %, then the step at 41 %), half a minute does better.
 STEAL_WINDOW = 0.05
-STEAL_WAIT, STEAL_QUIET = 180.0, 5.0
+STEAL_WAIT, STEAL_QUIET, STEAL_POLL = 600.0, 30.0, 5.0
+# At most this many attempts per step, and none started that would end past the run's deadline (see rerun_time).
+STEP_ATTEMPTS = 3
+# What the VM lab after this one needs when ./test runs both (seconds, TCG under some steal included).
+VM_RESERVE = 1200.0
 # An uncapped window of scenario 13 measures the peer only when the peer's core is its limit: below this busy share
 # that core idled while the load generator's core (the clients' decryption, iperf3) was full, and the rate is the
 # generator's (seen: the peer's core 77 % busy, the generator's 99 %, the download a fifth under the plateau).
@@ -319,15 +325,31 @@ def steal_share(before, after):
     return (after[1] - before[1]) / (after[0] - before[0]) if after[0] > before[0] else 0.0
 
 
-def wait_for_little_steal():
-    """Seconds until STEAL_QUIET seconds with host steal at most STEAL_WINDOW, or None after STEAL_WAIT: steal
-    comes in episodes that can outlast a step and its immediate second attempt."""
-    start = time.monotonic()
-    while time.monotonic() - start < STEAL_WAIT:
-        t0 = host_steal()
-        time.sleep(STEAL_QUIET)
-        if steal_share(t0, host_steal()) <= STEAL_WINDOW:
-            return time.monotonic() - start
+def rerun_time():
+    """Seconds left for steps run again: ./test sets HEADROOM_TEST_DEADLINE (epoch seconds) so reruns never push
+    the whole run past CI's limit; the VM lab's share is kept for it. Alone, the lab gives itself an hour."""
+    deadline = os.environ.get("HEADROOM_TEST_DEADLINE")
+    if deadline:
+        return float(deadline) - VM_RESERVE - time.time()
+    return _LAB_STARTED + 3600 - time.monotonic()
+
+
+_LAB_STARTED = time.monotonic()
+
+
+def wait_for_little_steal(limit=STEAL_WAIT):
+    """Seconds until STEAL_QUIET seconds in a row with host steal at most STEAL_WINDOW in every STEAL_POLL, or
+    None after `limit`."""
+    start = quiet_since = time.monotonic()
+    last = host_steal()
+    while time.monotonic() - start < limit:
+        time.sleep(STEAL_POLL)
+        now, ticks = time.monotonic(), host_steal()
+        if steal_share(last, ticks) > STEAL_WINDOW:
+            quiet_since = now
+        elif now - quiet_since >= STEAL_QUIET:
+            return now - start
+        last = ticks
     return None
 
 
@@ -2544,34 +2566,41 @@ scrape_configs:
             # On a virtual machine the hypervisor may take CPU from this guest (steal): the scenarios compare rates
             # against the CPU the datapath had, and a rate measured while a third of the machine was elsewhere
             # says nothing of the peer. A step that fails while steal was above STEAL_AGAIN of the host's time
-            # runs once more, once the steal has dropped (a bounded wait); the report keeps the first attempt
-            # and its steal. So does a step that says it could not measure the peer (scenario 13, when its load
-            # generator rather than the peer's core was the limit).
-            first, first_steal = {}, 0.0
-            for attempt in (1, 2):
-                t0 = host_steal()
+            # runs again once the host has been quiet for a while, up to STEP_ATTEMPTS in all and while the run's
+            # time allows; the report keeps the earlier attempts and their steal. So does a step that says it
+            # could not measure the peer (scenario 13, when its load generator rather than the peer's core was
+            # the limit). Steal that lasts past every wait leaves the step failed, with the steal in its report.
+            earlier = []
+            for attempt in range(1, STEP_ATTEMPTS + 1):
+                t0, started = host_steal(), time.monotonic()
                 self.unmeasured.clear()
                 self.run_step(step)
                 stolen = steal_share(t0, host_steal())
+                took = time.monotonic() - started
                 log(f"{step.__name__}: host steal {stolen:.0%} over the step")
                 failed = [n for n in numbers if not self.results.get(n, ("", False))[1]]
                 unmeasured = sorted(self.unmeasured)
-                if not failed or attempt == 2 or (stolen < STEAL_AGAIN and not unmeasured):
+                if not failed or attempt == STEP_ATTEMPTS or (stolen < STEAL_AGAIN and not unmeasured):
                     break
-                log(f"{step.__name__}: failed with {stolen:.0%} of the host's CPU stolen"
-                    + (f", scenario {unmeasured} not measuring the peer" if unmeasured else "") + ": running it once more")
-                waited = wait_for_little_steal()
-                log(f"{step.__name__}: " + (f"steal at most {STEAL_WINDOW:.0%} over {STEAL_QUIET:.0f} s after "
-                                            f"{waited:.0f} s" if waited is not None else
-                                            f"steal above {STEAL_WINDOW:.0%} for {STEAL_WAIT:.0f} s: running it now"))
-                first = {n: self.results.pop(n) for n in numbers if n in self.results}
-                first_steal = stolen
-            for n, (ok_first, observed_first) in ((n, (r[1], r[3])) for n, r in first.items()):
-                if n in self.results:
+                why = (f"failed with {stolen:.0%} of the host's CPU stolen"
+                       + (f", scenario {unmeasured} not measuring the peer" if unmeasured else ""))
+                budget = rerun_time() - took
+                if budget <= 0:
+                    log(f"{step.__name__}: {why}; no time left to run it again (it took {took:.0f} s)")
+                    break
+                log(f"{step.__name__}: {why}: waiting for a quiet host, then running it again")
+                waited = wait_for_little_steal(min(STEAL_WAIT, budget))
+                log(f"{step.__name__}: " + (f"steal at most {STEAL_WINDOW:.0%} for {STEAL_QUIET:.0f} s in a row "
+                                            f"after {waited:.0f} s" if waited is not None else
+                                            f"steal still above {STEAL_WINDOW:.0%}: running it now"))
+                earlier.append((stolen, {n: self.results.pop(n) for n in numbers if n in self.results}))
+            for n in numbers:
+                if n in self.results and earlier:
                     title, ok, expected, observed, ttv = self.results[n]
-                    self.results[n] = (title, ok, expected, f"{observed} [second attempt; the first, with "
-                                       f"{first_steal:.0%} steal, {'passed' if ok_first else 'failed'}: "
-                                       f"{observed_first}]", ttv)
+                    before = "; ".join(f"{i} with {st:.0%} steal {'passed' if r[n][1] else 'failed'}: "
+                                       f"{r[n][3][:400]}" for i, (st, r) in enumerate(earlier, 1) if n in r)
+                    self.results[n] = (title, ok, expected, f"{observed} [attempt {len(earlier) + 1}; before it "
+                                       f"{before}]", ttv)
 
     def run_step(self, step):
         try:
