@@ -20,22 +20,22 @@ public final class CheckCommand {
   public static int run(Config config, PrintStream out, PrintStream err) throws InterruptedException {
     Published p;
     try (Daemon d = Daemon.start(config, System::nanoTime)) {
-      long end = System.nanoTime() + config.checkDuration().toNanos();
+      long end = System.nanoTime() + config.commands().checkDuration().toNanos();
       // At least two samples are needed for a rate, whatever the duration says.
       do {
-        Thread.sleep(Math.min(200, Math.max(1, config.sampleInterval().toMillis() / 4)));
+        Thread.sleep(Math.min(200, Math.max(1, config.sampling().interval().toMillis() / 4)));
         p = d.published();
       } while (System.nanoTime() < end || p == null || !p.sample().complete());
     }
     if (!p.sample().tunnelCarried()) {
       // The verdict first, as /metrics and the page name it: a missing tunnel is never read as room.
       err.println("headroom check: verdict " + Verdict.NO_DATAPATH.label() + ": no tunnel interface '"
-          + config.tunnelInterface() + "' under " + config.sysfs().resolve("class/net")
+          + config.sampling().tunnelInterface() + "' under " + config.paths().sysfs().resolve("class/net")
           + ", and NetBird did not answer as connected in netstack mode"
           + " (is NetBird up? another name can be set with --tunnel.interface)");
       return 1;
     }
-    out.print(InWords.describe(p, config.cpuSaturation()));
+    out.print(InWords.describe(p, config.ceilings().cpuSaturation()));
     return 0;
   }
 }

@@ -76,26 +76,26 @@ public final class ProfileCommand {
   /** As {@link #run(Config, InputStream, PrintStream, PrintStream, AtomicBoolean)}, reading {@code samples}. */
   static int run(Config config, SampleSource samples, InputStream in, PrintStream out, PrintStream err,
       AtomicBoolean stop) throws InterruptedException {
-    Sample s0 = firstComplete(samples, config.netbirdStatusInterval());
+    Sample s0 = firstComplete(samples, config.netbird().statusInterval());
     if (!s0.tunnelCarried()) {
-      err.println("headroom profile: no tunnel interface '" + config.tunnelInterface() + "' and no NetBird in"
+      err.println("headroom profile: no tunnel interface '" + config.sampling().tunnelInterface() + "' and no NetBird in"
           + " netstack mode: start NetBird first");
       return 1;
     }
     double quota = quota(s0, err);
     ProfileSession.Settings settings = ProfileSession.Settings.forInterval(
-        config.sampleInterval().toMillis() / 1000.0, config.profileSteps(),
-        Thresholds.defaults().withCpuSaturation(config.cpuSaturation()));
+        config.sampling().interval().toMillis() / 1000.0, config.commands().profileSteps(),
+        Thresholds.defaults().withCpuSaturation(config.ceilings().cpuSaturation()));
     printInstructions(out, config, s0, quota);
-    long deadline = System.nanoTime() + config.profileMaxDuration().toNanos();
+    long deadline = System.nanoTime() + config.commands().profileMaxDuration().toNanos();
     ProfileSession tunnel = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
     // Input is read only once a step can be offered: a run that ends on a check before then leaves stdin to
     // whoever else reads it (under a test runner, the runner's own command channel).
     Confirmations steps = new Confirmations(in);
-    drive(tunnel, false, "Step", config.profileTarget(), samples, steps, out, stop, deadline);
+    drive(tunnel, false, "Step", config.commands().profileTarget(), samples, steps, out, stop, deadline);
     Optional<ArmCost> baselineCost = Optional.empty();
-    if (config.profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
-      String host = config.profileBaseline().get();
+    if (config.commands().profileBaseline().isPresent() && tunnel.done() && !stop.get()) {
+      String host = config.commands().profileBaseline().get();
       out.printf(Locale.ROOT, "%nWithout the tunnel: stop the clients above; on %s run the same servers; then step the same"
           + " clients to %s over the underlay.%n", host, host);
       ProfileSession b = new ProfileSession(s0.datapath(), s0.onlineCores(), quota, s0.tunnel().mtu(), settings);
@@ -125,19 +125,19 @@ public final class ProfileCommand {
     try {
       MeasuredProfile earlier = null;
       try {
-        earlier = ProfileFile.readIfPresent(config.profileFile()).orElse(null);
+        earlier = ProfileFile.readIfPresent(config.ceilings().profileFile()).orElse(null);
       } catch (IOException e) {
-        err.println("headroom profile: replacing unreadable " + config.profileFile() + ": " + e.getMessage());
+        err.println("headroom profile: replacing unreadable " + config.ceilings().profileFile() + ": " + e.getMessage());
       }
       MeasuredProfile written = measured.get().keepingFrom(earlier);
-      ProfileFile.write(config.profileFile(), written);
+      ProfileFile.write(config.ceilings().profileFile(), written);
       MeasuredProfile m = measured.get();
-      out.println("Wrote " + config.profileFile() + ": measured " + directions(d -> m.ceiling(d).isPresent())
+      out.println("Wrote " + config.ceilings().profileFile() + ": measured " + directions(d -> m.ceiling(d).isPresent())
           + (written.equals(m) ? "" : ", kept the earlier "
               + directions(d -> m.ceiling(d).isEmpty() && written.ceiling(d).isPresent()) + " ceiling")
           + "; 'headroom serve' uses it as this peer's ceiling.");
     } catch (IOException e) {
-      err.println("headroom profile: cannot write " + config.profileFile() + ": " + e.getMessage());
+      err.println("headroom profile: cannot write " + config.ceilings().profileFile() + ": " + e.getMessage());
       return 1;
     }
     return 0;
@@ -345,11 +345,11 @@ public final class ProfileCommand {
   }
 
   private static void printInstructions(PrintStream out, Config c, Sample s, double quota) {
-    String host = c.profileTarget();
+    String host = c.commands().profileTarget();
     out.printf(Locale.ROOT, "Profiling %s (%s datapath, %d cores%s, MTU %d). Drive load through the tunnel with iperf3 >= 3.16.%n",
-        c.tunnelInterface(), s.datapath().label(), s.onlineCores(),
+        c.sampling().tunnelInterface(), s.datapath().label(), s.onlineCores(),
         Double.isNaN(quota) ? "" : String.format(Locale.ROOT, " (quota %.2f)", quota), s.tunnel().mtu());
-    int last = FIRST_PORT + c.profileSteps() - 1;
+    int last = FIRST_PORT + c.commands().profileSteps() - 1;
     // One server serves one client at a time: client N uses its own port, as these servers listen.
     out.printf(Locale.ROOT, "On %s, behind this peer, one server per client:   for p in $(seq %d %d); do iperf3 -s -D -p $p; done%n",
         host, FIRST_PORT, last);

@@ -80,7 +80,7 @@ public final class ServeCommand {
       while (root.getCause() != null) {
         root = root.getCause();
       }
-      err.println("headroom: cannot serve on " + config.listenHost() + ":" + config.listenPort() + ": "
+      err.println("headroom: cannot serve on " + config.web().host() + ":" + config.web().port() + ": "
           + (root.getMessage() == null ? root.toString() : root.getMessage()));
       return 1;
     }
@@ -97,7 +97,7 @@ public final class ServeCommand {
 
   /** The web config {@code config} names, parsed and checked; {@link WebConfig#NONE} when none. */
   public static WebConfig webConfig(Config config) {
-    return config.webConfigFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
+    return config.web().configFile().map(WebConfigParser::parse).orElse(WebConfig.NONE);
   }
 
   /**
@@ -109,11 +109,11 @@ public final class ServeCommand {
     Optional<CertificateValidity> certificate = web.tls().map(t -> CertificateValidity.read(t.certFile()));
     certificate.ifPresent(c -> c.problems(Instant.now()).forEach(p -> log.warn("tls_server_config: {}", p)));
     Daemon daemon = Daemon.start(config, readingClock);
-    History history = new History(History.SPAN, config.sampleInterval());
+    History history = new History(History.SPAN, config.sampling().interval());
     daemon.addListener(history);
     PrometheusRegistry registry = new PrometheusRegistry();
     HeadroomMetrics.ExporterInfo info = new HeadroomMetrics.ExporterInfo(
-        Version.get(), config.network(), config.site(), config.tunnelInterface(), config.cpuSaturation());
+        Version.get(), config.labels().network(), config.labels().site(), config.sampling().tunnelInterface(), config.ceilings().cpuSaturation());
     Refusals refusals = new Refusals(); // counted by the web layer, exposed with headroom's own families
     registry.register(new HeadroomMetrics(daemon::published, info, refusals));
     registerOwnCost(registry);
@@ -124,15 +124,15 @@ public final class ServeCommand {
     try {
       beforeBind.run();
       MetricsEndpoint metrics = new MetricsEndpoint(registry, daemon::published);
-      server = HttpServer.start(config.listenHost(), config.listenPort(), config.telemetryPath(), metrics,
-          daemon::published, info, new Readiness(config.sampleInterval()), history, 
+      server = HttpServer.start(config.web().host(), config.web().port(), config.web().telemetryPath(), metrics,
+          daemon::published, info, new Readiness(config.sampling().interval()), history, 
           c -> WebSecurity.apply(c, web, WebSecurity.Limits.DEFAULT, refusals));
     } catch (RuntimeException e) {
       daemon.close();
       throw e;
     }
-    log.info("headroom {} serving {} on {}:{}, tunnel {}", info.version(), config.telemetryPath(),
-        config.listenHost().isEmpty() ? "*" : config.listenHost(), server.port(), config.tunnelInterface());
+    log.info("headroom {} serving {} on {}:{}, tunnel {}", info.version(), config.web().telemetryPath(),
+        config.web().host().isEmpty() ? "*" : config.web().host(), server.port(), config.sampling().tunnelInterface());
     return new Running(daemon, server);
   }
 }

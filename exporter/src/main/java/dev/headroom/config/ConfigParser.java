@@ -4,13 +4,9 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.Optional;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -63,11 +59,11 @@ public final class ConfigParser {
       }
       throw new ConfigException(Flags.message(e));
     }
-    return new Parsed(build(settings, file), List.of(args));
+    return new Parsed(settings.check(file), List.of(args));
   }
 
   /** The YAML file's values, handed to picocli as the defaults of the options not given as flags. */
-  private static final class FileValues implements IDefaultValueProvider {
+  private static final class FileValues implements IDefaultValueProvider, Checks {
     private final Settings settings;
     private final CommandSpec spec;
     private Map<String, String> values;
@@ -101,15 +97,15 @@ public final class ConfigParser {
       return values.containsKey(key(arg)) ? "config file " + settings.configFile + ": " + key(arg) : key(arg);
     }
 
-    /** The setting as written. */
-    String text(String key) {
+    @Override
+    public String text(String key) {
       ArgSpec arg = spec.findOption("--" + key);
       List<String> given = arg.originalStringValues();
       return !given.isEmpty() ? given.get(given.size() - 1) : values.getOrDefault(key, arg.defaultValue());
     }
 
-    /** Throws {@code where: 'value' problem} unless {@code ok}. */
-    void require(boolean ok, String key, String problem) throws ConfigException {
+    @Override
+    public void require(boolean ok, String key, String problem) throws ConfigException {
       if (!ok) {
         throw new ConfigException(where(spec.findOption("--" + key)) + ": '" + text(key) + "' " + problem);
       }
@@ -163,73 +159,5 @@ public final class ConfigParser {
         out.put(key, value);
       }
     }
-  }
-
-  /** The checks one value alone cannot make, each naming its key where it came from, then the record. */
-  private static Config build(Settings s, FileValues file) throws ConfigException {
-    int colon = s.listen.lastIndexOf(':');
-    file.require(colon >= 0, "web.listen-address", "needs a port, e.g. :10170 or 127.0.0.1:10170");
-    String host = s.listen.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port = -1;
-    try {
-      port = Integer.parseInt(s.listen.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      file.require(false, "web.listen-address", "has no numeric port");
-    }
-    file.require(port >= 0 && port <= 65535, "web.listen-address", "has a port outside 0..65535");
-    file.require(s.telemetryPath.startsWith("/") && !s.telemetryPath.equals("/"), "web.telemetry-path",
-        "must start with / and not be / itself");
-    file.require(isInterfaceName(s.tunnelInterface), "tunnel.interface", NOT_AN_INTERFACE);
-    if (s.underlayInterface != null) {
-      file.require(isInterfaceName(s.underlayInterface), "underlay.interface", NOT_AN_INTERFACE);
-      file.require(!s.underlayInterface.equals(s.tunnelInterface), "underlay.interface",
-          "is the tunnel itself; name the NIC under it");
-    }
-    file.require(s.cpuSaturation > 0 && s.cpuSaturation <= 1, "cpu.saturation", "must be a ratio in (0, 1]");
-    List<String> procs = Arrays.stream(s.datapathProcesses.split(",")).map(String::strip).filter(p -> !p.isEmpty())
-        .toList();
-    file.require(!procs.isEmpty(), "datapath.process", "needs at least one process name");
-    // Sorted, so that of several zero durations the same one is named on every run (Map.of's order is not).
-    Map<String, Duration> positive = new TreeMap<>(Map.of("sample.interval", s.sampleInterval,
-        "sample.peak-window", s.peakWindow, "ceiling.learn-after", s.ceilingLearnAfter,
-        "ceiling.cost-after", s.ceilingCostAfter,
-        "check.duration", s.checkDuration, "profile.max-duration", s.profileMaxDuration));
-    for (Map.Entry<String, Duration> d : positive.entrySet()) {
-      file.require(!d.getValue().isZero(), d.getKey(), "must be longer than zero");
-    }
-    for (String key : List.of("sample.peak-window", "ceiling.learn-after", "ceiling.cost-after")) {
-      file.require(positive.get(key).compareTo(s.sampleInterval) >= 0, key,
-          "is shorter than sample.interval " + file.text("sample.interval"));
-    }
-    String metricsAddress = s.netbirdMetricsAddress == null ? "" : s.netbirdMetricsAddress.strip();
-    if (!metricsAddress.isEmpty()) {
-      try {
-        dev.headroom.read.wg.NetbirdMetricsReader.uriForListenAddress(metricsAddress);
-      } catch (IllegalArgumentException e) {
-        file.require(false, "netbird.metrics-address", "is not a HOST:PORT NetBird listens on (" + e.getMessage() + ")");
-      }
-    }
-    // Three steps is the least that can show two steps adding load without a gain.
-    file.require(s.profileSteps >= 3 && s.profileSteps <= 64, "profile.steps", "must be a whole number from 3 to 64");
-    return new Config(host, port, s.telemetryPath,
-        Optional.ofNullable(s.webConfigFile).filter(p -> !p.toString().isBlank()), s.sysfs, s.procfs,
-        s.tunnelInterface, Optional.ofNullable(s.underlayInterface), s.underlayLineRate, s.sampleInterval,
-        s.peakWindow, procs, s.ceilingDownload, s.ceilingUpload, s.profileFile, s.network, s.site, s.cpuSaturation,
-        s.checkDuration, s.profileMaxDuration, s.profileTarget, s.censusInterval, s.runDir, s.netbirdInterval,
-        s.netbirdCommand, s.underlayFlowCap, s.underlayJumboPath, s.cgroupfs,
-        Optional.ofNullable(s.profileBaseline).map(String::strip).filter(b -> !b.isEmpty()), s.profileSteps,
-        s.netbirdStatusInterval, s.stateDir, s.ceilingLearnAfter, s.ceilingCostAfter,
-        metricsAddress);
-  }
-
-  private static final String NOT_AN_INTERFACE = "is not a Linux interface name (1-15 characters, no '/' or spaces)";
-
-  private static boolean isInterfaceName(String name) {
-    // Linux interface names: 1..15 bytes, no '/', no whitespace, not "." or "..".
-    return !name.isEmpty() && name.length() <= 15 && !name.contains("/")
-        && name.chars().noneMatch(Character::isWhitespace) && !name.equals(".") && !name.equals("..");
   }
 }

@@ -79,27 +79,27 @@ public final class Daemon implements AutoCloseable {
     // NetBird's status call, one for the peer counts and the netstack datapath's bytes, on a thread of its own too:
     // it is a gRPC round trip and now and then a health probe, and must not delay a sample. Its timeout is the
     // shorter cadence it may run at.
-    Duration peers = config.netbirdInterval();
-    Duration status = config.netbirdStatusInterval();
+    Duration peers = config.netbird().interval();
+    Duration status = config.netbird().statusInterval();
     Duration timeout = status.isZero() || peers.compareTo(status) < 0 ? peers : status;
     this.netbirdThread = peers.isZero() ? null : Executors.newSingleThreadExecutor(daemonThread("headroom-netbird"));
     this.netbird = peers.isZero() ? null : new NetstackCollector(
-        NetstackCollector.source(new NetbirdStatusReader(config.netbirdCommand(), timeout),
-            config.netbirdMetricsAddress().isEmpty() ? null : new NetbirdMetricsReader(
-                NetbirdMetricsReader.uriForListenAddress(config.netbirdMetricsAddress()), timeout)), netbirdThread,
+        NetstackCollector.source(new NetbirdStatusReader(config.netbird().command(), timeout),
+            config.netbird().metricsAddress().isEmpty() ? null : new NetbirdMetricsReader(
+                NetbirdMetricsReader.uriForListenAddress(config.netbird().metricsAddress()), timeout)), netbirdThread,
         status.toNanos(), peers.toNanos(), timeout.toNanos(), System::nanoTime);
-    this.sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()),
+    this.sampler = new Sampler(config, CpuSource.forRoots(config.paths().sysfs(), config.paths().procfs()),
         readingClock, System::currentTimeMillis, censusThread, netbird);
-    this.flowCap = config.underlayFlowCap().orElse(Double.NaN);
-    this.jumboPath = config.underlayJumboPath();
-    Thresholds thresholds = Thresholds.defaults().withCpuSaturation(config.cpuSaturation());
-    this.configCeilings = new ConfigCeilings(config.ceilingDownload(), config.ceilingUpload());
-    this.profile = new ProfileWatch(config.profileFile(), System.nanoTime());
+    this.flowCap = config.ceilings().flowCap().orElse(Double.NaN);
+    this.jumboPath = config.ceilings().jumboPath();
+    Thresholds thresholds = Thresholds.defaults().withCpuSaturation(config.ceilings().cpuSaturation());
+    this.configCeilings = new ConfigCeilings(config.ceilings().download(), config.ceilings().upload());
+    this.profile = new ProfileWatch(config.ceilings().profileFile(), System.nanoTime());
     this.classifier = new Classifier(thresholds);
-    this.state = new StateStore(config.stateDir());
-    this.learner = new CeilingLearner(config.ceilingLearnAfter(), config.ceilingCostAfter(), thresholds,
-        CpuModel.read(config.procfs()), state.load());
-    this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampleInterval().toNanos());
+    this.state = new StateStore(config.paths().stateDir());
+    this.learner = new CeilingLearner(config.ceilings().learnAfter(), config.ceilings().costAfter(), thresholds,
+        CpuModel.read(config.paths().procfs()), state.load());
+    this.cadence = new Cadence(System.nanoTime(), FIRST_RATE_AFTER_NANOS, config.sampling().interval().toNanos());
     this.thread = Executors.newSingleThreadScheduledExecutor(daemonThread("headroom-sampler"));
   }
 

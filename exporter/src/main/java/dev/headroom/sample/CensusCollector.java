@@ -1,5 +1,6 @@
 package dev.headroom.sample;
 
+import dev.headroom.config.Config;
 import dev.headroom.read.Datapath;
 import dev.headroom.read.ReadException;
 import dev.headroom.read.wg.NetbirdStatus;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * health) on the census task only, one task at a time; they meet in an {@link AtomicReference} holding an
  * immutable {@link CensusState}.
  *
- * <p>Usage: {@code CensusState c = new CensusCollector(settings, censusThread).collect(Datapath.USERSPACE, now, wallMillis, false, null);}
+ * <p>Usage: {@code CensusState c = new CensusCollector(config, censusThread).collect(Datapath.USERSPACE, now, wallMillis, false, null);}
  */
 public final class CensusCollector {
   static final String SOURCE = "census";
@@ -46,7 +47,7 @@ public final class CensusCollector {
     List<TunnelPeer> read(Datapath datapath, String iface) throws ReadException;
   }
 
-  private final SamplerSettings settings;
+  private final Config config;
   private final PeersSource peers;
   private final Executor executor;
   private final long stallNanos;
@@ -68,8 +69,8 @@ public final class CensusCollector {
   private long stalls;
   private boolean stallCounted;
 
-  public CensusCollector(SamplerSettings settings, Executor executor) {
-    this(settings, new TunnelPeersReader(settings.runDir(), "wg")::read, executor,
+  public CensusCollector(Config config, Executor executor) {
+    this(config, new TunnelPeersReader(config.paths().runDir(), "wg")::read, executor,
         TunnelPeersReader.TIMEOUT.toNanos(), System::nanoTime);
   }
 
@@ -80,12 +81,12 @@ public final class CensusCollector {
    *     thread, so not a clock with side effects such as the replay tests' reading clock (the two-argument
    *     constructor, which the daemon's sampler uses, passes {@code System::nanoTime})
    */
-  public CensusCollector(SamplerSettings settings, PeersSource peers, Executor executor, long readerTimeoutNanos,
+  public CensusCollector(Config config, PeersSource peers, Executor executor, long readerTimeoutNanos,
       LongSupplier readClock) {
-    this.settings = settings;
+    this.config = config;
     this.peers = peers;
     this.executor = executor;
-    this.stallNanos = readerTimeoutNanos + settings.censusInterval().toNanos();
+    this.stallNanos = readerTimeoutNanos + config.sampling().censusInterval().toNanos();
     this.readClock = readClock;
   }
 
@@ -156,7 +157,7 @@ public final class CensusCollector {
         health.ok();
         latest.set(new CensusState(null, latest.get().totals(), health.snapshot()));
       } else {
-        List<TunnelPeer> read = peers.read(datapath, settings.tunnelInterface());
+        List<TunnelPeer> read = peers.read(datapath, config.sampling().tunnelInterface());
         latest.set(census(read, readClock.getAsLong(), wallMillis, netbird == null ? Map.of() : netbird.byKey()));
       }
     } catch (ReadException e) {
@@ -200,6 +201,6 @@ public final class CensusCollector {
    * slack a census every interval would skip every few samples when both intervals are equal.
    */
   private long dueNanos() {
-    return settings.censusInterval().toNanos() - settings.interval().toNanos() / 2;
+    return config.sampling().censusInterval().toNanos() - config.sampling().interval().toNanos() / 2;
   }
 }

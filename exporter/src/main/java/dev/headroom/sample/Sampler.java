@@ -1,5 +1,6 @@
 package dev.headroom.sample;
 
+import dev.headroom.config.Config;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.Datapath;
 import dev.headroom.read.DatapathCpuReader;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * thread-safe by design: the sampling thread is its only caller and the only reader of the system. A
  * failing source is logged once, counted, its rates left unknown, and the rest still sampled.
  *
- * <p>Usage: {@code Sampler s = new Sampler(settings, CpuSource.forRoots(sys, proc), System::nanoTime, System::currentTimeMillis, censusThread, null); Sample x = s.sample();}
+ * <p>Usage: {@code Sampler s = new Sampler(config, CpuSource.forRoots(sys, proc), System::nanoTime, System::currentTimeMillis, censusThread, null); Sample x = s.sample();}
  */
 public final class Sampler {
   private static final Logger log = LoggerFactory.getLogger(Sampler.class);
@@ -57,27 +58,27 @@ public final class Sampler {
    * takes seconds never delays a sample (see {@link CensusCollector}). NetBird's netstack datapath is looked for
    * through {@code netstack} (null: never), whose status calls run on the collector's own executor.
    */
-  public Sampler(SamplerSettings settings, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
+  public Sampler(Config config, CpuSource cpu, LongSupplier nanoClock, LongSupplier wallClock,
       java.util.concurrent.Executor censusExecutor, NetstackCollector netstack) {
     this.netstack = netstack;
-    this.intervalSeconds = settings.interval().toNanos() / 1e9;
+    this.intervalSeconds = config.sampling().interval().toNanos() / 1e9;
     this.nanoClock = nanoClock;
     this.wallClock = wallClock;
-    NetInterfaceReader net = new NetInterfaceReader(settings.sysfs());
-    this.underlay = new UnderlayCollector(settings, net, REDISCOVER_NANOS);
-    this.tunnelInterface = settings.tunnelInterface();
+    NetInterfaceReader net = new NetInterfaceReader(config.paths().sysfs());
+    this.underlay = new UnderlayCollector(config, net, REDISCOVER_NANOS);
+    this.tunnelInterface = config.sampling().tunnelInterface();
     this.tunnel = new InterfaceCollector(TUNNEL, net, tunnelInterface, intervalSeconds);
     this.cpu = new CpuCollector(cpu);
     this.datapathCpu = new DatapathCpuCollector(new DatapathCpuReader(
-        settings.procfs(), settings.tunnelInterface(), settings.datapathProcesses(), REDISCOVER_NANOS));
-    this.census = settings.censusInterval().isZero() ? null : new CensusCollector(settings, censusExecutor);
-    this.quota = settings.cgroupfs().map(CpuQuotaCollector::new).orElse(null);
+        config.paths().procfs(), config.sampling().tunnelInterface(), config.sampling().datapathProcesses(), REDISCOVER_NANOS));
+    this.census = config.sampling().censusInterval().isZero() ? null : new CensusCollector(config, censusExecutor);
+    this.quota = config.paths().cgroupfs().map(CpuQuotaCollector::new).orElse(null);
     @SuppressWarnings("unchecked")
     Map.Entry<String, SourceHealth>[] slots = new Map.Entry[4 + (census == null ? 0 : 1) + (quota == null ? 0 : 1)
         + (netstack == null ? 0 : 1)];
     this.health = slots;
-    this.peakDown = new PeakWindow(settings.peakSamples());
-    this.peakUp = new PeakWindow(settings.peakSamples());
+    this.peakDown = new PeakWindow(config.sampling().peakSamples());
+    this.peakUp = new PeakWindow(config.sampling().peakSamples());
   }
 
   public Sample sample() {

@@ -1,5 +1,6 @@
 package dev.headroom.sample;
 
+import dev.headroom.config.Config;
 import dev.headroom.read.DefaultRoute;
 import dev.headroom.read.InterfaceReading;
 import dev.headroom.read.NetInterfaceReader;
@@ -12,25 +13,25 @@ import org.slf4j.LoggerFactory;
  * every ten seconds), with its line rate (configured beats sysfs {@code speed}). Only the sampling thread
  * calls it.
  *
- * <p>Usage: {@code UnderlayState u = new UnderlayCollector(settings, new NetInterfaceReader(sys), 10_000_000_000L).collect(now);}
+ * <p>Usage: {@code UnderlayState u = new UnderlayCollector(config, new NetInterfaceReader(sys), 10_000_000_000L).collect(now);}
  */
 public final class UnderlayCollector {
   static final String SOURCE = "underlay";
   private static final Logger log = LoggerFactory.getLogger(Sampler.class);
 
-  private final SamplerSettings settings;
+  private final Config config;
   private final InterfaceCollector link;
   private final long rediscoverNanos;
   private String name;
   private long resolvedAt;
   private double lineRate;
 
-  public UnderlayCollector(SamplerSettings settings, NetInterfaceReader net, long rediscoverNanos) {
-    this.settings = settings;
+  public UnderlayCollector(Config config, NetInterfaceReader net, long rediscoverNanos) {
+    this.config = config;
     this.rediscoverNanos = rediscoverNanos;
-    String initial = settings.underlayInterface().orElse("?");
-    this.link = new InterfaceCollector(SOURCE, net, initial, settings.interval().toNanos() / 1e9);
-    this.lineRate = settings.lineRateBytesPerSecond().orElse(Double.NaN);
+    String initial = config.sampling().underlayInterface().orElse("?");
+    this.link = new InterfaceCollector(SOURCE, net, initial, config.sampling().interval().toNanos() / 1e9);
+    this.lineRate = config.sampling().underlayLineRate().orElse(Double.NaN);
   }
 
   public UnderlayState collect(long nowNanos) {
@@ -46,24 +47,24 @@ public final class UnderlayCollector {
       state = link.missing("none", nowNanos, e.getMessage());
     }
     lineRate = lineRate(state.reading());
-    String source = settings.lineRateBytesPerSecond().isPresent() ? "config"
+    String source = config.sampling().underlayLineRate().isPresent() ? "config"
         : lineRate > 0 ? "sysfs" : "none";
     return new UnderlayState(state, lineRate, source);
   }
 
   private double lineRate(InterfaceReading r) {
-    if (settings.lineRateBytesPerSecond().isPresent()) {
-      return settings.lineRateBytesPerSecond().getAsDouble();
+    if (config.sampling().underlayLineRate().isPresent()) {
+      return config.sampling().underlayLineRate().getAsDouble();
     }
     return r.speedMbps().isPresent() ? r.speedMbps().getAsLong() * 1e6 / 8 : Double.NaN;
   }
 
   private String resolve(long now) throws ReadException {
-    if (settings.underlayInterface().isPresent()) {
-      return settings.underlayInterface().get();
+    if (config.sampling().underlayInterface().isPresent()) {
+      return config.sampling().underlayInterface().get();
     }
     if (name == null || now - resolvedAt >= rediscoverNanos) {
-      String n = DefaultRoute.find(settings.procfs()).filter(r -> !r.equals(settings.tunnelInterface()))
+      String n = DefaultRoute.find(config.paths().procfs()).filter(r -> !r.equals(config.sampling().tunnelInterface()))
           .orElse(null);
       if (name != null && !name.equals(n)) {
         log.info("default route moved from {} to {}", name, n);

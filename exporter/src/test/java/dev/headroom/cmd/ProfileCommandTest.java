@@ -108,7 +108,7 @@ class ProfileCommandTest {
     FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
     FakeClock clock = new FakeClock();
     Sampler sampler = new Sampler(ConfigParser.parse(new String[] {"--path.sysfs=" + t.sys(), "--path.procfs=" + t.proc(),
-        "--path.rundir=" + dir.resolve("run")}).config().samplerSettings(), CpuSource.forRoots(t.sys(), t.proc()),
+        "--path.rundir=" + dir.resolve("run")}).config(), CpuSource.forRoots(t.sys(), t.proc()),
         clock, () -> 1_764_460_800_000L, Runnable::run, null);
     sampler.sample();
     t.addCounter("wt0", "tx_bytes", 1_000_000_000L);
@@ -194,9 +194,9 @@ class ProfileCommandTest {
     args.addAll(java.util.List.of(extra));
     Config config = ConfigParser.parse(args.toArray(String[]::new)).config();
     FakeClock clock = new FakeClock();
-    Sampler sampler = new Sampler(config.samplerSettings(), CpuSource.forRoots(config.sysfs(), config.procfs()), clock,
+    Sampler sampler = new Sampler(config, CpuSource.forRoots(config.paths().sysfs(), config.paths().procfs()), clock,
         () -> 1_764_460_800_000L, Runnable::run, null);
-    Load load = new Load(t, clock, plateau, out, config.sampleInterval().toNanos() / 1e9);
+    Load load = new Load(t, clock, plateau, out, config.sampling().interval().toNanos() / 1e9);
     return ProfileCommand.run(config, () -> {
       load.intervalPassed();
       return sampler.sample();

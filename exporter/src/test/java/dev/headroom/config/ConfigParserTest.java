@@ -18,24 +18,24 @@ class ConfigParserTest {
   @Test
   void noArgumentsGiveWorkingDefaults() throws Exception {
     Config c = ConfigParser.parse(new String[0]).config();
-    assertEquals(10170, c.listenPort());
-    assertEquals("", c.listenHost());
-    assertEquals("/metrics", c.telemetryPath());
-    assertEquals("wt0", c.tunnelInterface());
-    assertEquals(Optional.empty(), c.underlayInterface());
-    assertEquals(Duration.ofSeconds(1), c.sampleInterval());
-    assertEquals(Path.of("/sys"), c.sysfs());
-    assertEquals(List.of("netbird", "wireguard-go"), c.datapathProcesses());
+    assertEquals(10170, c.web().port());
+    assertEquals("", c.web().host());
+    assertEquals("/metrics", c.web().telemetryPath());
+    assertEquals("wt0", c.sampling().tunnelInterface());
+    assertEquals(Optional.empty(), c.sampling().underlayInterface());
+    assertEquals(Duration.ofSeconds(1), c.sampling().interval());
+    assertEquals(Path.of("/sys"), c.paths().sysfs());
+    assertEquals(List.of("netbird", "wireguard-go"), c.sampling().datapathProcesses());
   }
 
   @Test
   void flagsInBothSpellings() throws Exception {
     Config c = ConfigParser.parse(new String[] {"--tunnel.interface", "wt1", "--underlay.line-rate=200mbit",
         "--web.listen-address=127.0.0.1:9999"}).config();
-    assertEquals("wt1", c.tunnelInterface());
-    assertEquals(25_000_000, c.underlayLineRate().getAsDouble(), 1e-6);
-    assertEquals("127.0.0.1", c.listenHost());
-    assertEquals(9999, c.listenPort());
+    assertEquals("wt1", c.sampling().tunnelInterface());
+    assertEquals(25_000_000, c.sampling().underlayLineRate().getAsDouble(), 1e-6);
+    assertEquals("127.0.0.1", c.web().host());
+    assertEquals(9999, c.web().port());
   }
 
   @Test
@@ -67,10 +67,10 @@ class ConfigParserTest {
     Files.writeString(f, "tunnel:\n  interface: wt5\nunderlay.line-rate: 10gbit\nlabels:\n  network: dc-east\n"
         + "datapath.process: [netbird]\n");
     Config c = ConfigParser.parse(new String[] {"--config.file=" + f, "--tunnel.interface=wt6"}).config();
-    assertEquals("wt6", c.tunnelInterface());
-    assertEquals(1.25e9, c.underlayLineRate().getAsDouble(), 1);
-    assertEquals("dc-east", c.network());
-    assertEquals(List.of("netbird"), c.datapathProcesses());
+    assertEquals("wt6", c.sampling().tunnelInterface());
+    assertEquals(1.25e9, c.sampling().underlayLineRate().getAsDouble(), 1);
+    assertEquals("dc-east", c.labels().network());
+    assertEquals(List.of("netbird"), c.sampling().datapathProcesses());
   }
 
   @Test
@@ -134,11 +134,11 @@ class ConfigParserTest {
   @Test
   void profileStepsAndBaselineAreSettings() throws Exception {
     Config c = ConfigParser.parse(new String[] {"--profile.steps=5", "--profile.baseline=192.0.2.7"}).config();
-    assertEquals(5, c.profileSteps());
-    assertEquals(java.util.Optional.of("192.0.2.7"), c.profileBaseline());
+    assertEquals(5, c.commands().profileSteps());
+    assertEquals(java.util.Optional.of("192.0.2.7"), c.commands().profileBaseline());
     Config d = ConfigParser.parse(new String[0]).config();
-    assertEquals(8, d.profileSteps());
-    assertTrue(d.profileBaseline().isEmpty());
+    assertEquals(8, d.commands().profileSteps());
+    assertTrue(d.commands().profileBaseline().isEmpty());
     // Two steps cannot show two steps adding load without a gain after the first.
     assertMessage(new String[] {"--profile.steps=2"}, "profile.steps: '2' must be a whole number from 3 to 64");
     assertMessage(new String[] {"--profile.steps=many"}, "profile.steps");

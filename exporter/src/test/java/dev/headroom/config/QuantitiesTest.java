@@ -21,7 +21,7 @@ class QuantitiesTest {
   void zeroIsOffOnlyWhereTheKeyAllowsIt() throws ConfigException {
     assertEquals(Duration.ZERO, Quantities.durationOrZero("0s"));
     assertEquals(Duration.ZERO, Quantities.durationOrZero("0"));
-    assertEquals(Duration.ZERO, ConfigParser.parse(new String[] {"--census.interval=0s"}).config().censusInterval());
+    assertEquals(Duration.ZERO, ConfigParser.parse(new String[] {"--census.interval=0s"}).config().sampling().censusInterval());
     ConfigException e = assertThrows(ConfigException.class,
         () -> ConfigParser.parse(new String[] {"--sample.interval=0s"}));
     assertTrue(e.getMessage().startsWith("--sample.interval: '0s' must be longer than zero"), e.getMessage());

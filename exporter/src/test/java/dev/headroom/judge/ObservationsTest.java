@@ -12,14 +12,11 @@ import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
-import dev.headroom.sample.SamplerSettings;
+import dev.headroom.config.TestConfig;
 import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,9 +61,8 @@ class ObservationsTest {
   void anUnreadableTunnelCounterIsAnUnknownRateNotAnIdleOne(@TempDir Path dir) {
     FixtureTree t = FixtureTree.copy("kernel", dir.resolve("tree"));
     FakeClock clock = new FakeClock();
-    Sampler sampler = new Sampler(new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
-        OptionalDouble.of(1.25e9), Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("wireguard-go"),
-        Duration.ZERO, Path.of("/var/run"), Optional.empty()),
+    Sampler sampler = new Sampler(TestConfig.fixture(t.sys(), t.proc(), "--underlay.line-rate=10gbit",
+        "--datapath.process=wireguard-go"),
         new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 0L, Runnable::run, null);
     sampler.sample();
     t.traffic("wt0", 100_000_000, 80_000, 10_000_000, 8_000);

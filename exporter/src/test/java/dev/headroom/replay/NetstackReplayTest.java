@@ -28,7 +28,8 @@ import dev.headroom.sample.Direction;
 import dev.headroom.sample.NetstackCollector;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
-import dev.headroom.sample.SamplerSettings;
+import dev.headroom.config.Config;
+import dev.headroom.config.TestConfig;
 import dev.headroom.serve.HeadroomMetrics;
 import dev.headroom.serve.Published;
 import dev.headroom.serve.SamplerTiming;
@@ -54,8 +55,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,9 +110,7 @@ class NetstackReplayTest {
     Deque<String> answers = new ArrayDeque<>();
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, 5 * S, 0, 5 * S, clock);
-    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"),
-        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Config settings = TestConfig.fixture(t.sys(), t.proc(), "--sample.peak-window=60s");
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
     Classifier classifier = new Classifier(Thresholds.defaults());
@@ -199,9 +196,7 @@ class NetstackReplayTest {
     Deque<String> answers = new ArrayDeque<>();
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, S, 0, S, clock);
-    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird", "wireguard-go"),
-        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Config settings = TestConfig.fixture(t.sys(), t.proc(), "--sample.peak-window=60s");
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
     Classifier classifier = new Classifier(Thresholds.defaults());

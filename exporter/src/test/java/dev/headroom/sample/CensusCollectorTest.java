@@ -1,5 +1,7 @@
 package dev.headroom.sample;
 
+import dev.headroom.config.Config;
+import dev.headroom.config.TestConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -12,8 +14,6 @@ import dev.headroom.sample.census.CensusSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,10 +33,9 @@ class CensusCollectorTest {
     censusThread.shutdownNow();
   }
 
-  private static SamplerSettings settings() {
-    return new SamplerSettings(Path.of("/nonexistent/sys"), Path.of("/nonexistent/proc"), "wt0", Optional.empty(),
-        OptionalDouble.empty(), Duration.ofSeconds(1), Duration.ofMinutes(5), List.of(), Duration.ofSeconds(1),
-        Path.of("/nonexistent/run"), Optional.empty());
+  private static Config settings() {
+    return TestConfig.fixture(Path.of("/nonexistent/sys"), Path.of("/nonexistent/proc"), "--census.interval=1s",
+        "--sample.peak-window=5m", "--path.rundir=/nonexistent/run");
   }
 
   private static List<TunnelPeer> onePeer(long tx) {

@@ -1,5 +1,7 @@
 package dev.headroom.sample;
 
+import dev.headroom.config.Config;
+import dev.headroom.config.TestConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -14,12 +16,8 @@ import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import dev.headroom.testing.NetbirdJson;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,9 +39,8 @@ class NetstackCensusTest {
     Deque<String> answers = new ArrayDeque<>();
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, 5 * S, 0, 5 * S, clock);
-    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(60), List.of("netbird"), Duration.ofSeconds(5),
-        dir.resolve("run"), Optional.empty());
+    Config settings = TestConfig.fixture(t.sys(), t.proc(), "--sample.peak-window=60s", "--datapath.process=netbird",
+        "--census.interval=5s", "--path.rundir=" + dir.resolve("run"));
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
 

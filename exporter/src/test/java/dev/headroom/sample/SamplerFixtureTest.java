@@ -1,5 +1,7 @@
 package dev.headroom.sample;
 
+import dev.headroom.config.Config;
+import dev.headroom.config.TestConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,9 +13,7 @@ import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,9 +24,9 @@ class SamplerFixtureTest {
   private final FakeClock clock = new FakeClock();
 
   private Sampler sampler(FixtureTree t, OptionalDouble lineRate) {
-    SamplerSettings s = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), lineRate,
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"),
-        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Config s = lineRate.isPresent()
+        ? TestConfig.fixture(t.sys(), t.proc(), "--underlay.line-rate=" + (long) (lineRate.getAsDouble() * 8) + "bit")
+        : TestConfig.fixture(t.sys(), t.proc());
     return new Sampler(s, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, null);
   }
@@ -36,9 +36,7 @@ class SamplerFixtureTest {
     FixtureTree t = FixtureTree.copy("userspace", dir);
     Path cgroup = t.sys().resolve("fs/cgroup");
     t.write(cgroup.resolve("cpu.max"), "250000 100000\n");
-    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"), Duration.ZERO,
-        Path.of("/var/run"), Optional.of(cgroup));
+    Config settings = TestConfig.fixture(t.sys(), t.proc(), "--path.cgroupfs=" + cgroup);
     Sampler s = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, null);
     Sample first = s.sample();
@@ -452,9 +450,7 @@ class SamplerFixtureTest {
       t.setCounter("wt0", "tx_bytes", base + (long) (bytesPerSecond * now[0] / 1e9));
       return now[0];
     };
-    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"), Duration.ZERO,
-        Path.of("/var/run"), Optional.empty());
+    Config settings = TestConfig.fixture(t.sys(), t.proc());
     Sampler s = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), kernelTime, () -> 1_764_460_800_000L,
         Runnable::run, null);
     s.sample();

@@ -13,10 +13,10 @@ import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.read.ProcStatCpuSource;
-import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
-import dev.headroom.sample.SamplerSettings;
+import dev.headroom.config.Config;
+import dev.headroom.config.TestConfig;
 import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import dev.headroom.testing.Tools;
@@ -29,11 +29,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Tag;
@@ -102,10 +98,8 @@ class GoldenMetricsTest {
   static Published published(String fixture, Path dir) throws IOException {
     FixtureTree t = FixtureTree.copy(fixture, dir.resolve(fixture));
     FakeClock clock = new FakeClock();
-    SamplerSettings settings = new SamplerSettings(t.sys(), t.proc(), "wt0", Optional.empty(),
-        fixture.equals("kernel") ? OptionalDouble.of(1.25e9) : OptionalDouble.empty(),
-        Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"),
-        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Config settings = fixture.equals("kernel")
+        ? TestConfig.fixture(t.sys(), t.proc(), "--underlay.line-rate=10gbit") : TestConfig.fixture(t.sys(), t.proc());
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, null);
     sampler.sample();

@@ -12,15 +12,14 @@ import dev.headroom.read.CpuTimes;
 import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Sampler;
-import dev.headroom.sample.SamplerSettings;
+import dev.headroom.config.Config;
+import dev.headroom.config.TestConfig;
 import dev.headroom.testing.FakeClock;
 import dev.headroom.testing.FixtureTree;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,9 +33,7 @@ class HistoryTest {
   private Published sample() {
     if (sampler == null) {
       tree = tree == null ? FixtureTree.copy("kernel", dir) : tree;
-      SamplerSettings s = new SamplerSettings(tree.sys(), tree.proc(), "wt0", Optional.empty(), OptionalDouble.empty(),
-          Duration.ofSeconds(1), Duration.ofSeconds(10), List.of("netbird", "wireguard-go"),
-          Duration.ZERO, Path.of("/var/run"), Optional.empty());
+      Config s = TestConfig.fixture(tree.sys(), tree.proc());
       sampler = new Sampler(s, new ProcStatCpuSource(tree.sys(), tree.proc()), clock, () -> 1_764_460_800_000L,
           Runnable::run, null);
     } else {

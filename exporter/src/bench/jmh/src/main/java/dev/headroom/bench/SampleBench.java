@@ -2,6 +2,9 @@ package dev.headroom.bench;
 
 import dev.headroom.read.CpuReading;
 import dev.headroom.read.CpuSource;
+import dev.headroom.config.Config;
+import dev.headroom.config.ConfigException;
+import dev.headroom.config.ConfigParser;
 import dev.headroom.read.Datapath;
 import dev.headroom.read.DatapathCpuReader;
 import dev.headroom.read.InterfaceReading;
@@ -13,14 +16,10 @@ import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.read.ReadException;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
-import dev.headroom.sample.SamplerSettings;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -67,23 +66,23 @@ public class SampleBench {
   private DatapathCpuReader liveDiscovery;
 
   @Setup(Level.Trial)
-  public void setUp() throws IOException {
+  public void setUp() throws Exception {
     tree = Fixtures.copy("kernel");
     Path sys = tree.resolve("sys");
     Path proc = tree.resolve("proc");
-    fixture = new Sampler(settings(sys, proc, "wt0", OptionalDouble.of(1.25e9)),
+    fixture = new Sampler(settings(sys, proc, "wt0", "--underlay.line-rate=10gbit"),
         new ProcStatCpuSource(sys, proc), System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     fixture.sample(); // baseline, as the daemon's first tick
     // A userspace datapath (NetBird's usual mode): its process's stat and affinity are read every sample.
     userspaceTree = Fixtures.copy("userspace");
     fixtureUserspace = new Sampler(settings(userspaceTree.resolve("sys"), userspaceTree.resolve("proc"), "wt0",
-        OptionalDouble.of(1.25e9)), new ProcStatCpuSource(userspaceTree.resolve("sys"), userspaceTree.resolve("proc")),
+        "--underlay.line-rate=10gbit"), new ProcStatCpuSource(userspaceTree.resolve("sys"), userspaceTree.resolve("proc")),
         System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     fixtureUserspace.sample();
     // The real system, as the service samples it: OSHI for CPU, lo standing in for the tunnel.
     Path realSys = Path.of("/sys");
     Path realProc = Path.of("/proc");
-    live = new Sampler(settings(realSys, realProc, "lo", OptionalDouble.empty()),
+    live = new Sampler(settings(realSys, realProc, "lo"),
         CpuSource.forRoots(realSys, realProc), System::nanoTime, System::currentTimeMillis, Runnable::run, null);
     live.sample();
     liveNet = new NetInterfaceReader(realSys);
@@ -99,10 +98,12 @@ public class SampleBench {
     counter = Files.readString(counterPath);
   }
 
-  private static SamplerSettings settings(Path sys, Path proc, String tunnel, OptionalDouble lineRate) {
-    return new SamplerSettings(sys, proc, tunnel, Optional.empty(), lineRate,
-        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"),
-        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+  /** The daemon's defaults over {@code sys} and {@code proc}, without census or cgroup quota, plus {@code flags}. */
+  static Config settings(Path sys, Path proc, String tunnel, String... flags) throws ConfigException {
+    List<String> all = new ArrayList<>(List.of("--path.sysfs=" + sys, "--path.procfs=" + proc, "--path.cgroupfs=",
+        "--census.interval=0s", "--tunnel.interface=" + tunnel));
+    all.addAll(List.of(flags));
+    return ConfigParser.parse(all.toArray(String[]::new)).config();
   }
 
   @TearDown(Level.Trial)

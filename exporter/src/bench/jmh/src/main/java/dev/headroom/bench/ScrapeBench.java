@@ -9,10 +9,9 @@ import dev.headroom.judge.Observation;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.read.ProcStatCpuSource;
-import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
-import dev.headroom.sample.SamplerSettings;
+import dev.headroom.config.Config;
 import dev.headroom.serve.HeadroomMetrics;
 import dev.headroom.serve.SamplerTiming;
 import dev.headroom.serve.web.Refusals;
@@ -25,11 +24,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -71,14 +66,12 @@ public class ScrapeBench {
   private volatile Object snapshot = new Object();
 
   @Setup(Level.Trial)
-  public void setUp() {
+  public void setUp() throws Exception {
     tree = Fixtures.copy("kernel");
     Path sys = tree.resolve("sys");
     Path proc = tree.resolve("proc");
     AtomicLong clock = new AtomicLong(1_000_000_000L);
-    SamplerSettings settings = new SamplerSettings(sys, proc, "wt0", Optional.empty(), OptionalDouble.of(1.25e9),
-        Duration.ofSeconds(1), Duration.ofMinutes(5), List.of("netbird", "wireguard-go"),
-        Duration.ZERO, Path.of("/var/run"), Optional.empty());
+    Config settings = SampleBench.settings(sys, proc, "wt0", "--underlay.line-rate=10gbit");
     Sampler sampler = new Sampler(settings, new ProcStatCpuSource(sys, proc), clock::get, () -> 1_764_460_800_000L,
         Runnable::run, null);
     sampler.sample();
