@@ -42,20 +42,20 @@ import picocli.CommandLine.TypeConversionException;
  *
  * <p>With {@code --from-prometheus URL} the active users and the per-user rate come from what the tunnel census
  * observed (the peak of simultaneously active tunnels and the mean rate per active tunnel over {@code --window},
- * optionally for one {@code --network}); an explicit {@code --active-users} or {@code --per-user-mbps} still wins.
+ * optionally for one {@code --network}); an explicit {@code --active-users} or {@code --per-user} still wins.
  *
- * <p>Usage: {@code headroom size --active-users 3000 --per-user-mbps 10 --direction download --vcpus 16}, or
+ * <p>Usage: {@code headroom size --active-users 3000 --per-user 10mbit --direction download --vcpus 16}, or
  * {@code headroom size --from-prometheus http://prom:9090 --network net-a --window 7d --vcpus 16}
  *
  * <p>Exit codes: 0 sized; 1 the profile file could not be used, or Prometheus could not give the observed values;
  * 2 bad flags.
  */
 @Command(name = "size", mixinStandardHelpOptions = true, customSynopsis = {
-    "headroom size (--active-users N --per-user-mbps X",
+    "headroom size (--active-users N --per-user RATE",
     "                     | --from-prometheus URL [--network NAME] [--window 7d])",
     "                     [--direction download|upload]",
     "                     (--vcpus N [--datapath kernel|userspace]",
-    "                      | --capacity-gbps X | --profile-file PATH",
+    "                      | --capacity RATE | --profile.file PATH",
     "                      | --capacity-source observed)",
     "                     [--line-rate 10gbit] [--mtu N] [--peers-per-network N]%n"},
     description = "The four-step sizing method: how many routing peers and Networks carry the peak, from users and"
@@ -64,14 +64,14 @@ import picocli.CommandLine.TypeConversionException;
 public final class SizeCommand implements Callable<Integer> {
   /** Default --window: a week sees every weekday's peak. */
   static final String DEFAULT_WINDOW = "7d";
-  private static final String ONE_CAPACITY = "give exactly one of --vcpus, --capacity-gbps, --profile-file, --capacity-source";
+  private static final String ONE_CAPACITY = "give exactly one of --vcpus, --capacity, --profile.file, --capacity-source";
 
   @Option(names = "--active-users", paramLabel = "N",
       description = "users active at the busiest time (not enrolled users)")
   Long users;
-  @Option(names = "--per-user-mbps", paramLabel = "X",
-      description = "what one active user pulls (download) or pushes (upload), in Mbps")
-  Double perUserMbps;
+  @Option(names = "--per-user", paramLabel = "RATE",
+      description = "what one active user pulls (download) or pushes (upload), e.g. 10mbit")
+  OptionalDouble perUser = OptionalDouble.empty();
   @Option(names = "--from-prometheus", paramLabel = "URL",
       description = "take what is not given above from the tunnel census in this Prometheus (base URL, e.g."
           + " http://prometheus:9090): the peak of simultaneously active tunnels and the mean rate per active tunnel"
@@ -106,10 +106,10 @@ public final class SizeCommand implements Callable<Integer> {
     @Option(names = "--vcpus", paramLabel = "N",
         description = "size from the built-in reference table for a peer of N vCPUs")
     Long vcpus;
-    @Option(names = "--capacity-gbps", paramLabel = "X",
-        description = "one peer's capacity in that direction, in Gbps, as you measured it")
-    Double gbps;
-    @Option(names = "--profile-file", paramLabel = "PATH",
+    @Option(names = "--capacity", paramLabel = "RATE",
+        description = "one peer's capacity in that direction as you measured it, e.g. 2.5gbit")
+    OptionalDouble rate;
+    @Option(names = "--profile.file", paramLabel = "PATH",
         description = "one peer's capacity from a file written by `headroom profile`")
     Path profileFile;
     @Option(names = "--capacity-source", paramLabel = "S",
@@ -155,8 +155,6 @@ public final class SizeCommand implements Callable<Integer> {
     atLeast(capacity.vcpus, 1, "--vcpus");
     atLeast(mtu, 576, "--mtu"); // IPv4's minimum datagram size
     atLeast(perNetwork, 1, "--peers-per-network");
-    positive(perUserMbps, "--per-user-mbps");
-    positive(capacity.gbps, "--capacity-gbps");
     if (capacity.observed != null && !List.of("observed", "learned").contains(capacity.observed.trim())) {
       throw usage("--capacity-source can only be 'observed' or 'learned', got '" + capacity.observed + "'");
     }
@@ -177,8 +175,9 @@ public final class SizeCommand implements Callable<Integer> {
     if (!observe && users == null) {
       throw usage("--active-users is required");
     }
+    Double perUserMbps = perUser.isPresent() ? perUser.getAsDouble() * 8 / 1e6 : null;
     if (!observe && perUserMbps == null) {
-      throw usage("--per-user-mbps is required");
+      throw usage("--per-user is required");
     }
     if (capacity.observed != null && !observe) {
       throw usage("--capacity-source observed reads the peers' ceilings: it needs --from-prometheus");
@@ -196,8 +195,8 @@ public final class SizeCommand implements Callable<Integer> {
       capacityGbps = ReferenceProfile.tableGbps(dp, vcpus, direction);
       capacityBasis = Explainer.basis(ReferenceProfile.ceiling(dp, vcpus, ReferenceProfile.BASE_MTU,
           OptionalDouble.empty(), direction)) + "; expect about ±20 %";
-    } else if (capacity.gbps != null) {
-      capacityGbps = capacity.gbps;
+    } else if (capacity.rate != null) {
+      capacityGbps = Units.gbps(capacity.rate.getAsDouble());
       capacityBasis = "as given";
     } else if (capacity.profileFile != null) {
       Path path = capacity.profileFile;
@@ -211,7 +210,7 @@ public final class SizeCommand implements Callable<Integer> {
       OptionalDouble c = p.ceiling(direction);
       if (c.isEmpty()) {
         err.println("headroom size: profile file " + path + " has no " + direction.label()
-            + " measurement; run `headroom profile` with " + direction.label() + " load, or give --capacity-gbps");
+            + " measurement; run `headroom profile` with " + direction.label() + " load, or give --capacity");
         return 1;
       }
       capacityGbps = Units.gbps(c.getAsDouble());
@@ -242,7 +241,7 @@ public final class SizeCommand implements Callable<Integer> {
               + " (highest 1-minute sum of headroom_tunnels{state=\"active\"})");
         }
         if (perUserMbps != null) {
-          lines.add("  per-user rate: " + num(perUserMbps, 3) + " Mbps, as given (--per-user-mbps)");
+          lines.add("  per-user rate: " + num(perUserMbps, 3) + " Mbps, as given (--per-user)");
         } else {
           OptionalDouble mean = prom.single(SizeQueries.perUserRateQuery(direction, network, window));
           if (mean.isEmpty()) {
@@ -251,7 +250,7 @@ public final class SizeCommand implements Callable<Integer> {
           double bytesPerSecond = mean.getAsDouble();
           if (!(bytesPerSecond > 0) || !Double.isFinite(bytesPerSecond)) {
             return fail("no tunnel was active" + where + ", so no per-user " + direction.label()
-                + " rate was observed (the census saw only idle tunnels); give --per-user-mbps");
+                + " rate was observed (the census saw only idle tunnels); give --per-user");
           }
           perUserMbps = bytesPerSecond * 8 / 1e6;
           lines.add("  per-user rate: " + num(perUserMbps, 3) + " Mbps " + direction.label() + " ("
@@ -267,7 +266,7 @@ public final class SizeCommand implements Callable<Integer> {
                 ? "observed or cost (headroom_ceiling_source{source=~\"observed|cost\"}): none has stayed saturated for"
                     + " --ceiling.learn-after or carried load for --ceiling.cost-after yet"
                 : "observed (headroom_ceiling_source{source=\"observed\"}): none has stayed saturated for"
-                    + " --ceiling.learn-after yet") + "; give --vcpus, --capacity-gbps or --profile-file");
+                    + " --ceiling.learn-after yet") + "; give --vcpus, --capacity or --profile.file");
           }
           capacityGbps = Units.gbps(lowest.getAsDouble());
           capacityBasis = (learned ? "learned: the lowest " + direction.label() + " ceiling the peers learned from"
@@ -283,7 +282,9 @@ public final class SizeCommand implements Callable<Integer> {
       lines.forEach(out::println);
     }
 
-    Sizing.Inputs in = new Sizing.Inputs(users, perUserMbps, direction, dp, vcpus, capacityGbps, lineRate,
+    OptionalDouble lineRateGbps = lineRate.isPresent() ? OptionalDouble.of(Units.gbps(lineRate.getAsDouble()))
+        : OptionalDouble.empty();
+    Sizing.Inputs in = new Sizing.Inputs(users, perUserMbps, direction, dp, vcpus, capacityGbps, lineRateGbps,
         mtu.intValue(), perNetwork, capacity.vcpus != null);
     new SizeReport(in, Sizing.plan(in), capacityBasis).print(out);
     return 0;
@@ -292,12 +293,6 @@ public final class SizeCommand implements Callable<Integer> {
   private void atLeast(Long n, long min, String name) {
     if (n != null && n < min) {
       throw usage(name + " must be " + (min == 0 ? "0 or more" : "at least " + min) + ", got " + n);
-    }
-  }
-
-  private void positive(Double d, String name) {
-    if (d != null && (!(d > 0) || Double.isInfinite(d))) {
-      throw usage(name + " must be a positive number, got " + num(d, 3));
     }
   }
 
@@ -330,15 +325,20 @@ public final class SizeCommand implements Callable<Integer> {
   static CommandLine commandLine(PrintStream out, PrintStream err) {
     CommandLine cl = new CommandLine(new SizeCommand(out, err));
     cl.registerConverter(Long.class, v -> number(v, t -> Long.parseLong(t.replace("_", "")), "a whole number"));
-    cl.registerConverter(Double.class, v -> number(v, Double::parseDouble, "a number"));
     cl.registerConverter(URI.class, PrometheusQuery::baseUri);
+    // Bit rates as every other command takes them, in bytes per second as everywhere in the code.
     cl.registerConverter(OptionalDouble.class, v -> {
+      double bytes;
       try {
-        return OptionalDouble.of(Units.gbps(Quantities.bitRateToBytes(v)));
+        bytes = Quantities.bitRateToBytes(v);
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("must be a bit rate above zero with a unit (e.g. 1gbit, 10gbit), got '" + v
-            + "'");
+        bytes = 0;
       }
+      if (!(bytes > 0) || Double.isInfinite(bytes)) {
+        throw new TypeConversionException("must be a bit rate above zero with a unit (e.g. 10mbit, 1gbit, 10gbit),"
+            + " got '" + v + "'");
+      }
+      return OptionalDouble.of(bytes);
     });
     cl.registerConverter(Direction.class, v -> Arrays.stream(Direction.values())
         .filter(d -> d.label().equalsIgnoreCase(v.trim())).findFirst()

@@ -109,6 +109,6 @@ record SizeReport(Sizing.Inputs in, Sizing.Plan plan, String capacityBasis) {
           + " vCPUs would carry the same: 16-32 vCPU peers usually need far fewer boxes.");
     }
     out.println("Confirm one peer's capacity on your hardware with `headroom profile` and size again with"
-        + " --profile-file.");
+        + " --profile.file.");
   }
 }

@@ -50,7 +50,7 @@ class LocaleIndependentOutputTest {
   @ParameterizedTest(name = "LC_ALL={0}")
   @ValueSource(strings = {"", "C", "POSIX"})
   void sizePrintsUtf8AndRootNumbersWithoutALocale(String localeEnv) throws Exception {
-    String out = run(localeEnv, "size", "--active-users", "3000", "--per-user-mbps", "10", "--vcpus", "16");
+    String out = run(localeEnv, "size", "--active-users", "3000", "--per-user", "10mbit", "--vcpus", "16");
     assertTrue(out.contains("expect about \u00b120 %"), out);
     assertFalse(out.contains("?"), "a character became '?': " + out);
     assertTrue(out.contains("3,000 active users"), "grouping as Locale.ROOT writes it, not 3.000: " + out);

@@ -35,7 +35,7 @@ class SizeCommandTest {
 
   @Test
   void theWorkedExampleSizesFourPeersInTwoNetworks() {
-    Result r = size("--active-users 3000 --per-user-mbps 10 --direction download --vcpus 16");
+    Result r = size("--active-users 3000 --per-user 10mbit --direction download --vcpus 16");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("1. Peak demand: 3,000 active users x 10 Mbps = 30 Gbps download"), r.out());
     assertTrue(r.out().contains("2. One peer carries 20 Gbps download (reference: kernel WireGuard, 16 cores"), r.out());
@@ -47,14 +47,14 @@ class SizeCommandTest {
 
   @Test
   void equalsFormWorksAndDownloadIsTheDefaultDirection() {
-    Result r = size("--active-users=3000 --per-user-mbps=10 --vcpus=16");
+    Result r = size("--active-users=3000 --per-user=10mbit --vcpus=16");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("ceil(30 / 20) = 2"), r.out());
   }
 
   @Test
   void zeroUsersStillGetOneNetworkOfTwoForAvailability() {
-    Result r = size("--active-users 0 --per-user-mbps 10 --vcpus 16");
+    Result r = size("--active-users 0 --per-user 10mbit --vcpus 16");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("ceil(0 / 20) = 0"), r.out());
     assertTrue(r.out().contains("1 Network x 2 peers = 2 peers, for availability only"), r.out());
@@ -62,7 +62,7 @@ class SizeCommandTest {
 
   @Test
   void uploadUsesTheUploadColumnAndSaysItFlattens() {
-    Result r = size("--active-users 3000 --per-user-mbps 10 --direction upload --vcpus 32");
+    Result r = size("--active-users 3000 --per-user 10mbit --direction upload --vcpus 32");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("One peer carries 15 Gbps upload"), r.out());
     assertTrue(r.out().contains("ceil(30 / 15) = 2"), r.out());
@@ -73,7 +73,7 @@ class SizeCommandTest {
 
   @Test
   void demandBeyondAnyOnePeerScalesOutAndSaysSo() {
-    Result r = size("--active-users 100000 --per-user-mbps 5 --vcpus 64");
+    Result r = size("--active-users 100000 --per-user 5mbit --vcpus 64");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("500 Gbps"), r.out());
     assertTrue(r.out().contains("ceil(500 / 31) = 17"), r.out());
@@ -84,23 +84,23 @@ class SizeCommandTest {
 
   @Test
   void aSingleUserFasterThanAPeerIsFlaggedAsOneTunnel() {
-    Result r = size("--active-users 1 --per-user-mbps 25000 --capacity-gbps 20");
+    Result r = size("--active-users 1 --per-user 25000mbit --capacity 20gbit");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("one user's 25 Gbps exceeds what one tunnel carries"), r.out());
   }
 
   @Test
   void capacityGivenDirectlyAndInterpolatedVcpus() {
-    Result given = size("--active-users 400 --per-user-mbps 5 --capacity-gbps 2.5 --peers-per-network 3");
+    Result given = size("--active-users 400 --per-user 5mbit --capacity 2.5gbit --peers-per-network 3");
     assertTrue(given.out().contains("ceil(2 / 2.5) = 1") && given.out().contains("1 Network x 3 peers = 3 peers"),
         given.out());
-    Result twelve = size("--active-users 3000 --per-user-mbps 10 --vcpus 12");
+    Result twelve = size("--active-users 3000 --per-user 10mbit --vcpus 12");
     assertTrue(twelve.out().contains("One peer carries 16.5 Gbps") && twelve.out().contains("= 2"), twelve.out());
   }
 
   @Test
   void userspaceDatapathReadsItsOwnTable() {
-    Result r = size("--active-users 3000 --per-user-mbps 10 --vcpus 16 --datapath userspace");
+    Result r = size("--active-users 3000 --per-user 10mbit --vcpus 16 --datapath userspace");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("ceil(30 / 6.8) = 5"), r.out());
     assertTrue(r.out().contains("userspace WireGuard plateaus"), r.out());
@@ -111,39 +111,39 @@ class SizeCommandTest {
     Path f = dir.resolve("ceiling.properties");
     Files.writeString(f, "download.bytes_per_second=1500000000\ndownload.limit=cpu\nmeasured.cores=8\n"
         + "measured.datapath=kernel\nmeasured.mtu=1280\n");
-    Result r = size("--active-users 3000 --per-user-mbps 10 --profile-file " + f);
+    Result r = size("--active-users 3000 --per-user 10mbit --profile.file " + f);
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("One peer carries 12 Gbps download (measured: kernel datapath, 8 cores"), r.out());
     assertTrue(r.out().contains("ceil(30 / 12) = 3"), r.out());
 
-    Result up = size("--active-users 3000 --per-user-mbps 10 --direction upload --profile-file " + f);
+    Result up = size("--active-users 3000 --per-user 10mbit --direction upload --profile.file " + f);
     assertEquals(1, up.code());
     assertTrue(up.err().contains("no upload measurement"), up.err());
 
-    Result missing = size("--active-users 3000 --per-user-mbps 10 --profile-file " + dir.resolve("nope"));
+    Result missing = size("--active-users 3000 --per-user 10mbit --profile.file " + dir.resolve("nope"));
     assertEquals(1, missing.code());
     assertTrue(missing.err().contains("cannot use the profile file"), missing.err());
   }
 
   @ParameterizedTest(name = "[{0}] -> {1}")
   @CsvSource(delimiter = '|', value = {
-      "--per-user-mbps 10 --vcpus 16|--active-users is required",
-      "--active-users 3000 --vcpus 16|--per-user-mbps is required",
-      "--active-users 3000 --per-user-mbps 10|give exactly one of --vcpus, --capacity-gbps, --profile-file",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --capacity-gbps 20|give exactly one of",
-      "--active-users -5 --per-user-mbps 10 --vcpus 16|--active-users must be 0 or more",
-      "--active-users many --per-user-mbps 10 --vcpus 16|--active-users must be a whole number, got 'many'",
-      "--active-users 3000 --per-user-mbps 0 --vcpus 16|--per-user-mbps must be a positive number",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 0|--vcpus must be at least 1",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --direction sideways|--direction must be download or upload",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --datapath netstack|--datapath must be kernel or userspace",
-      "--active-users 3000 --per-user-mbps 10 --capacity-gbps 5 --datapath userspace|--datapath only applies with --vcpus",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --peers-per-network 0|--peers-per-network must be at least 1",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --users 5|unknown flag '--users'",
-      "--active-users 3000 --per-user-mbps --vcpus 16|--per-user-mbps needs a value",
-      "--active-users 1 --active-users 2 --per-user-mbps 1 --vcpus 1|--active-users given twice",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --network net-a|--network only applies with --from-prometheus",
-      "--active-users 3000 --per-user-mbps 10 --vcpus 16 --window 2h|--window only applies with --from-prometheus",
+      "--per-user 10mbit --vcpus 16|--active-users is required",
+      "--active-users 3000 --vcpus 16|--per-user is required",
+      "--active-users 3000 --per-user 10mbit|give exactly one of --vcpus, --capacity, --profile.file",
+      "--active-users 3000 --per-user 10mbit --vcpus 16 --capacity 20gbit|give exactly one of",
+      "--active-users -5 --per-user 10mbit --vcpus 16|--active-users must be 0 or more",
+      "--active-users many --per-user 10mbit --vcpus 16|--active-users must be a whole number, got 'many'",
+      "--active-users 3000 --per-user 0mbit --vcpus 16|--per-user must be a bit rate above zero",
+      "--active-users 3000 --per-user 10mbit --vcpus 0|--vcpus must be at least 1",
+      "--active-users 3000 --per-user 10mbit --vcpus 16 --direction sideways|--direction must be download or upload",
+      "--active-users 3000 --per-user 10mbit --vcpus 16 --datapath netstack|--datapath must be kernel or userspace",
+      "--active-users 3000 --per-user 10mbit --capacity 5gbit --datapath userspace|--datapath only applies with --vcpus",
+      "--active-users 3000 --per-user 10mbit --vcpus 16 --peers-per-network 0|--peers-per-network must be at least 1",
+      "--active-users 3000 --per-user 10mbit --vcpus 16 --users 5|unknown flag '--users'",
+      "--active-users 3000 --per-user --vcpus 16|--per-user needs a value",
+      "--active-users 1 --active-users 2 --per-user 1mbit --vcpus 1|--active-users given twice",
+      "--active-users 3000 --per-user 10mbit --vcpus 16 --network net-a|--network only applies with --from-prometheus",
+      "--active-users 3000 --per-user 10mbit --vcpus 16 --window 2h|--window only applies with --from-prometheus",
       "--from-prometheus prom:9090 --vcpus 16|--from-prometheus needs an http:// or https:// URL",
       "--from-prometheus http://127.0.0.1:1 --window 2days --vcpus 16|--window must be a Prometheus duration",
       "--from-prometheus http://127.0.0.1:1 --window 30s --vcpus 16|--window must be at least 1m",

@@ -169,7 +169,7 @@ class SizeFromPrometheusTest {
 
   @Test
   void onePeersCapacityCanBeTheLowestCeilingThePeersObservedThemselves() {
-    Result r = size("--from-prometheus " + url + " --window 2h --per-user-mbps 10 --direction download --capacity-source observed");
+    Result r = size("--from-prometheus " + url + " --window 2h --per-user 10mbit --direction download --capacity-source observed");
     assertEquals(0, r.code(), r.err() + r.out());
     assertTrue(r.out().contains("one peer's capacity: 2.5 Gbps download (lowest headroom_ceiling_bytes_per_second"
         + " whose headroom_ceiling_source is observed)"), "a1's, not b1's reference: " + r.out());
@@ -195,11 +195,11 @@ class SizeFromPrometheusTest {
 
   @Test
   void withoutANetworkAllPeersAddUpAndAGivenRateWins() {
-    Result r = size("--from-prometheus " + url + " --window 2h --per-user-mbps 10 --vcpus 16");
+    Result r = size("--from-prometheus " + url + " --window 2h --per-user 10mbit --vcpus 16");
     assertEquals(0, r.code(), r.err() + r.out());
     assertTrue(r.out().contains("Observed in Prometheus " + url + ", all peers, over the last 2h:"), r.out());
     assertTrue(r.out().contains("peak active users: 3,800 "), r.out()); // 1,800 + 1,200 + 800 at m=60
-    assertTrue(r.out().contains("per-user rate: 10 Mbps, as given (--per-user-mbps)"), r.out());
+    assertTrue(r.out().contains("per-user rate: 10 Mbps, as given (--per-user)"), r.out());
     assertTrue(r.out().contains("3,800 active users x 10 Mbps = 38 Gbps"), r.out());
   }
 
@@ -228,7 +228,7 @@ class SizeFromPrometheusTest {
     assertTrue(r.err().contains("no tunnel was active for network net-c in the last 2h, so no per-user download"
         + " rate was observed"), r.err());
 
-    Result given = size("--from-prometheus " + url + " --network net-c --window 2h --per-user-mbps 5 --vcpus 16");
+    Result given = size("--from-prometheus " + url + " --network net-c --window 2h --per-user 5mbit --vcpus 16");
     assertEquals(0, given.code(), given.err());
     assertTrue(given.out().contains("peak active users: 0 "), given.out());
     assertTrue(given.out().contains("1 Network x 2 peers = 2 peers, for availability only"), given.out());
