@@ -1,8 +1,8 @@
 package dev.headroom.read;
 
 /**
- * Where per-core CPU times come from: OSHI on the live system, or {@code /proc/stat} under a procfs root
- * (fixtures, other roots).
+ * Where per-core CPU times come from: OSHI under the configured roots, or {@code /proc/stat} under them where
+ * OSHI cannot follow (other roots later in the same JVM).
  *
  * <p>Usage: {@code CpuReading r = CpuSource.forRoots(sysfs, procfs).read();}
  */
@@ -10,14 +10,13 @@ public interface CpuSource {
   CpuReading read() throws ReadException;
 
   /**
-   * OSHI when both roots are the real ones (its roots are JVM-wide static settings, so it cannot follow a
-   * fixture tree), the procfs parser otherwise. The parser is cheaper (about 0.4 KB allocated per read against
-   * OSHI's 11 KB, {@code SampleBench.partCpu*Live}, JMH {@code -prof gc}), but OSHI is the maintained reader of
-   * the live system and the parser is checked against it ({@code OshiCpuSourceTest}).
+   * OSHI, pointed at these roots, wherever it can follow them: on a peer and in a JVM per fixture peer (the
+   * golden test). OSHI reads its roots once per JVM ({@link OshiRoots}), so other roots later in the same JVM
+   * are read by the procfs parser, which {@code OshiCpuSourceTest} checks against OSHI. The parser is also the
+   * cheaper (about 0.4 KB allocated per read against OSHI's 11 KB, {@code SampleBench.partCpu*Live}, JMH
+   * {@code -prof gc}), but OSHI is the maintained reader of the live system.
    */
   static CpuSource forRoots(java.nio.file.Path sysfs, java.nio.file.Path procfs) {
-    boolean live = sysfs.toAbsolutePath().normalize().toString().equals("/sys")
-        && procfs.toAbsolutePath().normalize().toString().equals("/proc");
-    return live ? new OshiCpuSource(sysfs) : new ProcStatCpuSource(sysfs, procfs);
+    return OshiRoots.follow(sysfs, procfs) ? new OshiCpuSource(sysfs) : new ProcStatCpuSource(sysfs, procfs);
   }
 }

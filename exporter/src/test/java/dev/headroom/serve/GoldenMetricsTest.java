@@ -12,7 +12,10 @@ import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
+import dev.headroom.read.CpuSource;
+import dev.headroom.read.OshiCpuSource;
 import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.testing.ChildJvm;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
 import dev.headroom.config.Config;
@@ -46,8 +49,9 @@ class GoldenMetricsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"kernel", "userspace", "notunnel", "offline-cpu"})
-  void wholeMetricsOutputMatchesGolden(String fixture) throws IOException {
-    String text = render(fixture);
+  void wholeMetricsOutputMatchesGolden(String fixture) throws Exception {
+    // In a JVM of its own, whose OSHI reads the fixture tree as the daemon's reads /sys and /proc on a peer.
+    String text = ChildJvm.run(Render.class, fixture, dir.toString());
     Path golden = Path.of("src/test/resources/golden", fixture + ".prom");
     if (Boolean.getBoolean("headroom.golden.update")) {
       Files.createDirectories(golden.getParent());
@@ -80,6 +84,13 @@ class GoldenMetricsTest {
     return render(published(fixture, dir));
   }
 
+  /** Prints a fixture peer's metrics, its CPU read through {@link CpuSource#forRoots} as the daemon reads it. */
+  static final class Render {
+    public static void main(String[] args) throws IOException {
+      System.out.print(render(published(args[0], Path.of(args[1]), true)));
+    }
+  }
+
   private static String render(Published p) throws IOException {
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(collector(p));
@@ -96,11 +107,23 @@ class GoldenMetricsTest {
 
   /** The state of the fixture peer after one second of the same traffic, as every golden file shows it. */
   static Published published(String fixture, Path dir) throws IOException {
+    return published(fixture, dir, false);
+  }
+
+  /**
+   * @param production the CPU read as the daemon reads it (OSHI pointed at the fixture: only the first fixture
+   *     tree of a JVM), else by the procfs parser
+   */
+  private static Published published(String fixture, Path dir, boolean production) throws IOException {
     FixtureTree t = FixtureTree.copy(fixture, dir.resolve(fixture));
+    CpuSource cpu = production ? CpuSource.forRoots(t.sys(), t.proc()) : new ProcStatCpuSource(t.sys(), t.proc());
+    if (production && !(cpu instanceof OshiCpuSource)) {
+      throw new IllegalStateException("OSHI does not read the fixture tree " + t.sys().getParent());
+    }
     FakeClock clock = new FakeClock();
     Config settings = fixture.equals("kernel")
         ? TestConfig.fixture(t.sys(), t.proc(), "--underlay.line-rate=10gbit") : TestConfig.fixture(t.sys(), t.proc());
-    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
+    Sampler sampler = new Sampler(settings, cpu, clock, () -> 1_764_460_800_000L,
         Runnable::run, null);
     sampler.sample();
     if (!fixture.equals("notunnel")) {
