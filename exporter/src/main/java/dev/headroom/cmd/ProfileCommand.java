@@ -14,6 +14,7 @@ import dev.headroom.judge.Thresholds;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.CpuQuotaCollector;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import dev.headroom.sample.InterfaceTracker;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.SourceHealth;
@@ -196,15 +197,17 @@ public final class ProfileCommand {
    */
   static ProfileSession.Interval toProfileInterval(Sample s, boolean underlay) {
     List<Core> online = s.cores().stream().filter(Core::online).toList();
-    double down = underlay ? s.underlayTraffic().rate(InterfaceTracker.TX_BYTES) : s.throughput(Direction.DOWNLOAD);
-    double up = underlay ? s.underlayTraffic().rate(InterfaceTracker.RX_BYTES) : s.throughput(Direction.UPLOAD);
+    PerDirection<Double> rate = underlay
+        ? new PerDirection<>(s.underlayTraffic().rate(InterfaceTracker.TX_BYTES), s.underlayTraffic().rate(InterfaceTracker.RX_BYTES))
+        : PerDirection.of(s::throughput);
+    PerDirection<Double> packets = underlay
+        ? new PerDirection<>(s.underlayTraffic().rate(InterfaceTracker.TX_PACKETS), s.underlayTraffic().rate(InterfaceTracker.RX_PACKETS))
+        : PerDirection.of(s::packetRate);
     boolean measured = online.stream().allMatch(Core::hasShares);
-    return new ProfileSession.Interval(s.monotonicNanos() / 1e9, down, up,
+    return new ProfileSession.Interval(s.monotonicNanos() / 1e9, rate, packets,
         measured ? online.stream().mapToDouble(Core::busy).toArray() : new double[0],
-        s.underlayUtilization(Direction.DOWNLOAD), s.underlayUtilization(Direction.UPLOAD), s.datapathAllowedBusy(),
-        cores(online, Core::user), cores(online, Core::system), cores(online, Core::softirq),
-        underlay ? s.underlayTraffic().rate(InterfaceTracker.TX_PACKETS) : s.packetRate(Direction.DOWNLOAD),
-        underlay ? s.underlayTraffic().rate(InterfaceTracker.RX_PACKETS) : s.packetRate(Direction.UPLOAD));
+        PerDirection.of(s::underlayUtilization), s.datapathAllowedBusy(),
+        cores(online, Core::user), cores(online, Core::system), cores(online, Core::softirq));
   }
 
   private static double cores(List<Core> online, java.util.function.ToDoubleFunction<Core> f) {
@@ -264,8 +267,8 @@ public final class ProfileCommand {
     for (int i = busy.length - 1; i >= Math.max(0, busy.length - 3); i--) {
       b.append(' ').append(pct(busy[i]));
     }
-    return b.append("  underlay tx ").append(pct(s.underlayTransmitUtilization())).append(" rx ")
-        .append(pct(s.underlayReceiveUtilization())).toString();
+    return b.append("  underlay tx ").append(pct(s.util(Direction.DOWNLOAD))).append(" rx ")
+        .append(pct(s.util(Direction.UPLOAD))).toString();
   }
 
   /** What became of a direction, in one line with the figures it rests on. */
@@ -293,7 +296,7 @@ public final class ProfileCommand {
     ProfileSession.Figures f = r.on();
     String cores = num(session.peerCores(), 2);
     return switch (r.limit()) {
-      case LINK_FULL -> "underlay " + (r.direction() == Direction.DOWNLOAD ? "transmit" : "receive") + " at "
+      case LINK_FULL -> "underlay " + r.direction().side() + " at "
           + pct(f.underlay());
       // The CPU is full when all usable cores are, or (userspace) the cores the datapath may run on.
       case CORES_SATURATED -> session.allCoresBusy(f)

@@ -1,6 +1,7 @@
 package dev.headroom.judge;
 
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import java.util.OptionalDouble;
 
 /**
@@ -8,10 +9,14 @@ import java.util.OptionalDouble;
  *
  * <p>Usage: {@code ConfigCeilings c = new ConfigCeilings(OptionalDouble.of(2.5e8), OptionalDouble.empty());}
  */
-public record ConfigCeilings(OptionalDouble downloadBytesPerSecond, OptionalDouble uploadBytesPerSecond) {
+public record ConfigCeilings(PerDirection<OptionalDouble> bytesPerSecond) {
   public static final ConfigCeilings NONE = new ConfigCeilings(OptionalDouble.empty(), OptionalDouble.empty());
 
+  public ConfigCeilings(OptionalDouble download, OptionalDouble upload) {
+    this(new PerDirection<>(download, upload));
+  }
+
   public OptionalDouble of(Direction d) {
-    return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+    return bytesPerSecond.get(d);
   }
 }

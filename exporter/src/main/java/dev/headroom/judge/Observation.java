@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -23,24 +24,21 @@ import java.util.OptionalDouble;
  * @param tunnelMtu               tunnel MTU in bytes (NetBird default 1280)
  * @param underlayMtu             underlay MTU in bytes; 0 when unknown
  * @param lineRateBytesPerSecond  underlay NIC line rate; NaN when unknown
- * @param downloadBytesPerSecond  tunnel TX rate (users pull, the peer encrypts)
- * @param uploadBytesPerSecond    tunnel RX rate (users push, the peer decrypts)
- * @param underlayTransmitUtilization underlay transmit throughput / line rate; NaN when unknown
- * @param underlayReceiveUtilization  underlay receive throughput / line rate; NaN when unknown
+ * @param throughput              tunnel rate per direction: download is tunnel TX (users pull, the peer
+ *                                encrypts), upload tunnel RX (users push, the peer decrypts)
+ * @param underlayUtilization     utilization of the underlay side that carries each direction (download leaves
+ *                                by transmit, upload arrives by receive): throughput / line rate; NaN when unknown
  * @param coreBusy                busy ratio of each online core (a private copy; see {@link #coreBusy()})
  * @param datapathCpuCores        CPU the datapath used over the interval, in cores; NaN when unknown
  * @param datapathCpuLimitCores   cores the datapath process may use (affinity or cgroup quota); NaN when unknown
  * @param datapathAllowedBusy     mean busy ratio of the cores the datapath process may run on; NaN when unknown
- * @param hottestTunnelDownloadBytesPerSecond rate of the busiest single tunnel, download; NaN when unknown
- * @param hottestTunnelUploadBytesPerSecond   rate of the busiest single tunnel, upload; NaN when unknown
+ * @param hottestTunnel           rate of the busiest single tunnel per direction; NaN when unknown
  * @param cpuQuotaCores           the peer's CPU quota (cgroup {@code cpu.max}) in cores; NaN when there is none
  * @param flowCapBytesPerSecond   the underlay's single-flow cap ({@code --underlay.flow-cap}); NaN when none
  * @param jumboPath               the path carries jumbo frames end to end (the operator said so, or every active
  *                                tunnel's endpoint is a private address on a jumbo underlay)
- * @param downloadPacketsPerSecond tunnel TX packets per second; NaN when unknown
- * @param uploadPacketsPerSecond   tunnel RX packets per second; NaN when unknown
- * @param hottestTunnelDownloadRelayed the busiest download tunnel goes through NetBird's relay
- * @param hottestTunnelUploadRelayed   the busiest upload tunnel goes through NetBird's relay
+ * @param packetRate              tunnel packets per second per direction; NaN when unknown
+ * @param hottestTunnelRelayed    each direction's busiest tunnel goes through NetBird's relay
  */
 public record Observation(
     Datapath datapath,
@@ -48,23 +46,18 @@ public record Observation(
     int tunnelMtu,
     int underlayMtu,
     double lineRateBytesPerSecond,
-    double downloadBytesPerSecond,
-    double uploadBytesPerSecond,
-    double underlayTransmitUtilization,
-    double underlayReceiveUtilization,
+    PerDirection<Double> throughput,
+    PerDirection<Double> underlayUtilization,
     double[] coreBusy,
     double datapathCpuCores,
     double datapathCpuLimitCores,
     double datapathAllowedBusy,
-    double hottestTunnelDownloadBytesPerSecond,
-    double hottestTunnelUploadBytesPerSecond,
+    PerDirection<Double> hottestTunnel,
     double cpuQuotaCores,
     double flowCapBytesPerSecond,
     boolean jumboPath,
-    double downloadPacketsPerSecond,
-    double uploadPacketsPerSecond,
-    boolean hottestTunnelDownloadRelayed,
-    boolean hottestTunnelUploadRelayed) {
+    PerDirection<Double> packetRate,
+    PerDirection<Boolean> hottestTunnelRelayed) {
 
   /** NetBird's default tunnel MTU. */
   public static final int DEFAULT_TUNNEL_MTU = 1280;
@@ -80,22 +73,27 @@ public record Observation(
     if (underlayMtu < 0) {
       throw new IllegalArgumentException("underlayMtu must be >= 0 (0 = unknown), got " + underlayMtu);
     }
-    requireRate("downloadBytesPerSecond", downloadBytesPerSecond);
-    requireRate("uploadBytesPerSecond", uploadBytesPerSecond);
+    requireRates("throughput", throughput);
     requireRate("lineRateBytesPerSecond", lineRateBytesPerSecond);
-    requireRate("hottestTunnelDownloadBytesPerSecond", hottestTunnelDownloadBytesPerSecond);
-    requireRate("hottestTunnelUploadBytesPerSecond", hottestTunnelUploadBytesPerSecond);
+    requireRates("hottestTunnel", hottestTunnel);
     requireRate("datapathCpuCores", datapathCpuCores);
     requireRate("datapathCpuLimitCores", datapathCpuLimitCores);
     requireRate("cpuQuotaCores", cpuQuotaCores);
     requireRate("flowCapBytesPerSecond", flowCapBytesPerSecond);
-    requireRate("downloadPacketsPerSecond", downloadPacketsPerSecond);
-    requireRate("uploadPacketsPerSecond", uploadPacketsPerSecond);
+    requireRates("packetRate", packetRate);
+    Objects.requireNonNull(underlayUtilization, "underlayUtilization");
+    Objects.requireNonNull(hottestTunnelRelayed, "hottestTunnelRelayed");
     coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
     for (double b : coreBusy) {
       if (Double.isNaN(b) || b < 0) {
         throw new IllegalArgumentException("coreBusy ratios must be >= 0, got " + Arrays.toString(coreBusy));
       }
+    }
+  }
+
+  private static void requireRates(String name, PerDirection<Double> values) {
+    for (Direction d : Direction.values()) {
+      requireRate(name + " " + d.label(), values.get(d));
     }
   }
 
@@ -118,12 +116,12 @@ public record Observation(
 
   /** Tunnel throughput in a direction, bytes/s; NaN when the sampler could not measure it. */
   public double throughput(Direction d) {
-    return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+    return throughput.get(d);
   }
 
   /** Tunnel packets per second in a direction; NaN when unknown. */
   public double packetRate(Direction d) {
-    return d == Direction.DOWNLOAD ? downloadPacketsPerSecond : uploadPacketsPerSecond;
+    return packetRate.get(d);
   }
 
   /** The mean size of the packets a direction carried, bytes; NaN when unknown or none moved. */
@@ -148,17 +146,17 @@ public record Observation(
 
   /** Utilization of the underlay side that carries a direction: download leaves by transmit, upload arrives by receive. */
   public double underlayUtilization(Direction d) {
-    return d == Direction.DOWNLOAD ? underlayTransmitUtilization : underlayReceiveUtilization;
+    return underlayUtilization.get(d);
   }
 
   /** Rate of the busiest single tunnel in a direction, NaN when unknown. */
   public double hottestTunnel(Direction d) {
-    return d == Direction.DOWNLOAD ? hottestTunnelDownloadBytesPerSecond : hottestTunnelUploadBytesPerSecond;
+    return hottestTunnel.get(d);
   }
 
   /** The busiest tunnel of a direction goes through NetBird's relay. */
   public boolean hottestTunnelRelayed(Direction d) {
-    return d == Direction.DOWNLOAD ? hottestTunnelDownloadRelayed : hottestTunnelUploadRelayed;
+    return hottestTunnelRelayed.get(d);
   }
 
   public OptionalDouble lineRate() {
@@ -199,7 +197,7 @@ public record Observation(
   }
 
   public double totalThroughput() {
-    return downloadBytesPerSecond + uploadBytesPerSecond;
+    return throughput.download() + throughput.upload();
   }
 
   @Override
@@ -208,45 +206,35 @@ public record Observation(
         && datapath == x.datapath && onlineCores == x.onlineCores && tunnelMtu == x.tunnelMtu
         && underlayMtu == x.underlayMtu
         && Double.compare(lineRateBytesPerSecond, x.lineRateBytesPerSecond) == 0
-        && Double.compare(downloadBytesPerSecond, x.downloadBytesPerSecond) == 0
-        && Double.compare(uploadBytesPerSecond, x.uploadBytesPerSecond) == 0
-        && Double.compare(underlayTransmitUtilization, x.underlayTransmitUtilization) == 0
-        && Double.compare(underlayReceiveUtilization, x.underlayReceiveUtilization) == 0
+        && throughput.equals(x.throughput) && underlayUtilization.equals(x.underlayUtilization)
         && Arrays.equals(coreBusy, x.coreBusy)
         && Double.compare(datapathCpuCores, x.datapathCpuCores) == 0
         && Double.compare(datapathCpuLimitCores, x.datapathCpuLimitCores) == 0
         && Double.compare(datapathAllowedBusy, x.datapathAllowedBusy) == 0
-        && Double.compare(hottestTunnelDownloadBytesPerSecond, x.hottestTunnelDownloadBytesPerSecond) == 0
-        && Double.compare(hottestTunnelUploadBytesPerSecond, x.hottestTunnelUploadBytesPerSecond) == 0
+        && hottestTunnel.equals(x.hottestTunnel)
         && Double.compare(cpuQuotaCores, x.cpuQuotaCores) == 0
         && Double.compare(flowCapBytesPerSecond, x.flowCapBytesPerSecond) == 0
         && jumboPath == x.jumboPath
-        && Double.compare(downloadPacketsPerSecond, x.downloadPacketsPerSecond) == 0
-        && Double.compare(uploadPacketsPerSecond, x.uploadPacketsPerSecond) == 0
-        && hottestTunnelDownloadRelayed == x.hottestTunnelDownloadRelayed
-        && hottestTunnelUploadRelayed == x.hottestTunnelUploadRelayed;
+        && packetRate.equals(x.packetRate) && hottestTunnelRelayed.equals(x.hottestTunnelRelayed);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(datapath, onlineCores, tunnelMtu, underlayMtu, lineRateBytesPerSecond,
-        downloadBytesPerSecond, uploadBytesPerSecond, underlayTransmitUtilization, underlayReceiveUtilization,
-        Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores, datapathAllowedBusy,
-        hottestTunnelDownloadBytesPerSecond, hottestTunnelUploadBytesPerSecond, cpuQuotaCores, flowCapBytesPerSecond,
-        jumboPath, downloadPacketsPerSecond, uploadPacketsPerSecond, hottestTunnelDownloadRelayed,
-        hottestTunnelUploadRelayed);
+    return Objects.hash(datapath, onlineCores, tunnelMtu, underlayMtu, lineRateBytesPerSecond, throughput,
+        underlayUtilization, Arrays.hashCode(coreBusy), datapathCpuCores, datapathCpuLimitCores, datapathAllowedBusy,
+        hottestTunnel, cpuQuotaCores, flowCapBytesPerSecond, jumboPath, packetRate, hottestTunnelRelayed);
   }
 
   @Override
   public String toString() {
     return "Observation[" + datapath.label() + ", cores=" + onlineCores + ", mtu=" + tunnelMtu + "/" + underlayMtu
-        + ", lineRate=" + lineRateBytesPerSecond + ", down=" + downloadBytesPerSecond + ", up=" + uploadBytesPerSecond
-        + ", util tx/rx=" + underlayTransmitUtilization + "/" + underlayReceiveUtilization
+        + ", lineRate=" + lineRateBytesPerSecond + ", down=" + throughput.download() + ", up=" + throughput.upload()
+        + ", util tx/rx=" + underlayUtilization.download() + "/" + underlayUtilization.upload()
         + ", busy=" + Arrays.toString(coreBusy) + ", datapathCpu=" + datapathCpuCores + "/" + datapathCpuLimitCores
         + ", allowedBusy=" + datapathAllowedBusy
-        + ", hottest=" + hottestTunnelDownloadBytesPerSecond + "/" + hottestTunnelUploadBytesPerSecond
-        + ", quota=" + cpuQuotaCores + ", flowCap=" + flowCapBytesPerSecond + ", jumboPath=" + jumboPath + ", packets=" + downloadPacketsPerSecond + "/" + uploadPacketsPerSecond
-        + ", hottestRelayed=" + hottestTunnelDownloadRelayed + "/" + hottestTunnelUploadRelayed + "]";
+        + ", hottest=" + hottestTunnel.download() + "/" + hottestTunnel.upload()
+        + ", quota=" + cpuQuotaCores + ", flowCap=" + flowCapBytesPerSecond + ", jumboPath=" + jumboPath + ", packets=" + packetRate.download() + "/" + packetRate.upload()
+        + ", hottestRelayed=" + hottestTunnelRelayed.download() + "/" + hottestTunnelRelayed.upload() + "]";
   }
 
   /** Builds an {@link Observation}; not thread-safe, use one per sample. */
@@ -305,9 +293,10 @@ public record Observation(
     public Builder packets(double down, double up) { downPackets = down; upPackets = up; return this; }
 
     public Observation build() {
-      return new Observation(datapath, onlineCores, tunnelMtu, underlayMtu, lineRate, download, upload,
-          txUtil, rxUtil, coreBusy, datapathCpu, datapathCpuLimit, allowedBusy, hottestDown, hottestUp,
-          cpuQuota, flowCap, jumboPath, downPackets, upPackets, hottestDownRelayed, hottestUpRelayed);
+      return new Observation(datapath, onlineCores, tunnelMtu, underlayMtu, lineRate,
+          new PerDirection<>(download, upload), new PerDirection<>(txUtil, rxUtil), coreBusy, datapathCpu,
+          datapathCpuLimit, allowedBusy, new PerDirection<>(hottestDown, hottestUp), cpuQuota, flowCap, jumboPath,
+          new PerDirection<>(downPackets, upPackets), new PerDirection<>(hottestDownRelayed, hottestUpRelayed));
     }
   }
 }

@@ -42,9 +42,9 @@ public final class Observations {
       b.lineRate(s.lineRateBytesPerSecond());
     }
     if (s.census() != null && s.census().hasRates()) {
-      b.hottestTunnel(s.census().download().hottestBytesPerSecond(), s.census().upload().hottestBytesPerSecond());
-      b.hottestRelayed(s.census().download().hottestConnection() == Connection.RELAYED,
-          s.census().upload().hottestConnection() == Connection.RELAYED);
+      b.hottestTunnel(s.census().directions().download().hottestBytesPerSecond(), s.census().directions().upload().hottestBytesPerSecond());
+      b.hottestRelayed(s.census().directions().download().hottestConnection() == Connection.RELAYED,
+          s.census().directions().upload().hottestConnection() == Connection.RELAYED);
     }
     if (s.datapathAllowedCpus() > 0) {
       b.datapathCpuLimitCores(s.datapathAllowedCpus());

@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +33,7 @@ import java.util.function.ToDoubleFunction;
  * <pre>{@code
  * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.forInterval(1, 8));
  * s.beginStep(t0);                       // client 1 started
- * s.add(new ProfileSession.Interval(t, down, up, coreBusy, txUtil, rxUtil, allowedBusy, user, system, softirq));
+ * s.add(new ProfileSession.Interval(t, new PerDirection<>(down, up), packets, coreBusy, new PerDirection<>(txUtil, rxUtil), allowedBusy, user, system, softirq));
  * if (s.phase() == ProfileSession.Phase.STEP_MEASURED) s.beginStep(t);   // client 2 started
  * s.toProfile(Instant.now()).ifPresent(p -> ProfileFile.write(path, p));
  * }</pre>
@@ -58,20 +59,11 @@ public final class ProfileSession {
    * @param downloadPacketsPerSecond packets per second download carried; NaN when unknown
    * @param uploadPacketsPerSecond   the same for upload
    */
-  public record Interval(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
-      double underlayTransmitUtilization, double underlayReceiveUtilization, double datapathAllowedBusy,
-      double userCores, double systemCores, double softirqCores, double downloadPacketsPerSecond,
-      double uploadPacketsPerSecond) {
+  public record Interval(double seconds, PerDirection<Double> rate, PerDirection<Double> packetRate,
+      double[] coreBusy, PerDirection<Double> util, double datapathAllowedBusy, double userCores, double systemCores,
+      double softirqCores) {
     public Interval {
       coreBusy = coreBusy == null ? new double[0] : coreBusy.clone();
-    }
-
-    /** An interval whose packet rates are unknown. */
-    public Interval(double seconds, double downloadBytesPerSecond, double uploadBytesPerSecond, double[] coreBusy,
-        double underlayTransmitUtilization, double underlayReceiveUtilization, double datapathAllowedBusy,
-        double userCores, double systemCores, double softirqCores) {
-      this(seconds, downloadBytesPerSecond, uploadBytesPerSecond, coreBusy, underlayTransmitUtilization,
-          underlayReceiveUtilization, datapathAllowedBusy, userCores, systemCores, softirqCores, Double.NaN, Double.NaN);
     }
 
     @Override
@@ -80,16 +72,16 @@ public final class ProfileSession {
     }
 
     public double rate(Direction d) {
-      return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+      return rate.get(d);
     }
 
     public double packetRate(Direction d) {
-      return d == Direction.DOWNLOAD ? downloadPacketsPerSecond : uploadPacketsPerSecond;
+      return packetRate.get(d);
     }
 
     /** The underlay's use on the direction's side: transmit for download, receive for upload. */
     public double util(Direction d) {
-      return d == Direction.DOWNLOAD ? underlayTransmitUtilization : underlayReceiveUtilization;
+      return util.get(d);
     }
   }
 
@@ -231,7 +223,7 @@ public final class ProfileSession {
 
   /** Adds a sample. A sample whose rates are unknown (NaN) is no point on the curve and is skipped. */
   public void add(Interval s) {
-    if (Double.isNaN(s.downloadBytesPerSecond()) || Double.isNaN(s.uploadBytesPerSecond())) {
+    if (Double.isNaN(s.rate(Direction.DOWNLOAD)) || Double.isNaN(s.rate(Direction.UPLOAD))) {
       return;
     }
     last = s;
@@ -381,7 +373,7 @@ public final class ProfileSession {
       return steps.get(best).window();
     });
     return Optional.of(ArmCost.of(mean(on, s -> s.rate(main)),
-        mean(on, s -> s.downloadBytesPerSecond() + s.uploadBytesPerSecond()), mean(on, Interval::userCores),
+        mean(on, s -> s.rate(Direction.DOWNLOAD) + s.rate(Direction.UPLOAD)), mean(on, Interval::userCores),
         mean(on, Interval::systemCores), mean(on, Interval::softirqCores)));
   }
 

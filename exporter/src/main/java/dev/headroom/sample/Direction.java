@@ -22,6 +22,11 @@ public enum Direction {
     return label;
   }
 
+  /** The side of an interface this direction crosses: download leaves by transmit, upload arrives by receive. */
+  public String side() {
+    return this == DOWNLOAD ? "transmit" : "receive";
+  }
+
   public Direction other() {
     return this == DOWNLOAD ? UPLOAD : DOWNLOAD;
   }

@@ -33,8 +33,7 @@ public record Sample(
     boolean complete,
     InterfaceReading tunnel,
     Traffic tunnelTraffic,
-    double peakDownload,
-    double peakUpload,
+    PerDirection<Double> peak,
     InterfaceReading underlay,
     Traffic underlayTraffic,
     double lineRateBytesPerSecond,
@@ -52,27 +51,30 @@ public record Sample(
     CensusSnapshot census,
     CensusTotals censusTotals,
     Map<String, SourceHealth> sources) {
+  /** The counters that carry each direction on an interface: download leaves by transmit, upload arrives by receive. */
+  private static final PerDirection<Integer> BYTES =
+      new PerDirection<>(InterfaceTracker.TX_BYTES, InterfaceTracker.RX_BYTES);
+  private static final PerDirection<Integer> PACKETS =
+      new PerDirection<>(InterfaceTracker.TX_PACKETS, InterfaceTracker.RX_PACKETS);
 
   /**
    * Tunnel bytes per second: download is what the tunnel transmits, upload what it receives. NaN when
    * unknown: the tunnel could not be read, or its counter lied (see {@link InterfaceTracker}).
    */
   public double throughput(Direction d) {
-    return tunnelTraffic.rate(d == Direction.DOWNLOAD ? InterfaceTracker.TX_BYTES : InterfaceTracker.RX_BYTES);
+    return tunnelTraffic.rate(BYTES.get(d));
   }
 
   public double packetRate(Direction d) {
-    return tunnelTraffic.rate(d == Direction.DOWNLOAD ? InterfaceTracker.TX_PACKETS : InterfaceTracker.RX_PACKETS);
+    return tunnelTraffic.rate(PACKETS.get(d));
   }
 
   public double meanPacketSize(Direction d) {
-    return d == Direction.DOWNLOAD
-        ? tunnelTraffic.meanPacketSize(InterfaceTracker.TX_BYTES, InterfaceTracker.TX_PACKETS)
-        : tunnelTraffic.meanPacketSize(InterfaceTracker.RX_BYTES, InterfaceTracker.RX_PACKETS);
+    return tunnelTraffic.meanPacketSize(BYTES.get(d), PACKETS.get(d));
   }
 
   public double peak(Direction d) {
-    return d == Direction.DOWNLOAD ? peakDownload : peakUpload;
+    return peak.get(d);
   }
 
   /** Underlay utilization of the side that limits a direction: download leaves by transmit. */
@@ -80,8 +82,7 @@ public record Sample(
     if (!(lineRateBytesPerSecond > 0) || !underlay.present()) {
       return Double.NaN;
     }
-    int field = d == Direction.DOWNLOAD ? InterfaceTracker.TX_BYTES : InterfaceTracker.RX_BYTES;
-    return underlayTraffic.rate(field) / lineRateBytesPerSecond;
+    return underlayTraffic.rate(BYTES.get(d)) / lineRateBytesPerSecond;
   }
 
   public int onlineCores() {

@@ -140,7 +140,7 @@ public final class Sampler {
     double duration = (nanoClock.getAsLong() - start) / 1e9;
     return new Sample(
         ++sequence, wall, start, duration, complete,
-        t.reading(), tt, peakDown.max(), peakUp.max(),
+        t.reading(), tt, new PerDirection<>(peakDown.max(), peakUp.max()),
         u.link().reading(), u.link().traffic(), u.lineRateBytesPerSecond(), u.lineRateSource(),
         viaNetbird ? ns.resolutionSeconds() : intervalSeconds,
         c.cores(), cpuPerGigabyte(tt, viaNetbird ? passSeconds : t.traffic().intervalSeconds(), c),

@@ -89,7 +89,7 @@ public final class Explainer {
       case IDLE -> dir + " idle (" + rate + ")";
       case ROOM -> dir + " at " + rate + ", " + pct(j.utilization()) + " of its " + gbpsText(c.bytesPerSecond())
           + " ceiling";
-      case LINK_FULL -> dir + " is link-bound: underlay " + side(d) + " at " + pct(o.underlayUtilization(d))
+      case LINK_FULL -> dir + " is link-bound: underlay " + d.side() + " at " + pct(o.underlayUtilization(d))
           + lineRateText(o) + ", tunnel carrying " + rate;
       case CORES_SATURATED -> dir + " is CPU-bound at " + rate + ": " + cpuText(jm);
       case CPU_SHARED -> dir + " at " + rate + " has no room: the CPU both directions share is full ("
@@ -290,7 +290,7 @@ public final class Explainer {
               + num(ReferenceProfile.plateauGbps(o.datapath(), d), 1) + " Gbps " + d.label() + "); kernel WireGuard gives "
               + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, d), 1) + " Gbps on " + cores + " cores";
       case USERSPACE_NEAR_PLATEAU -> "the userspace datapath is near its plateau (download "
-          + gbpsText(o.downloadBytesPerSecond()) + ", upload " + gbpsText(o.uploadBytesPerSecond())
+          + gbpsText(o.throughput(Direction.DOWNLOAD)) + ", upload " + gbpsText(o.throughput(Direction.UPLOAD))
           + "; userspace WireGuard tops out near " + num(ReferenceProfile.plateauGbps(o.datapath(), Direction.DOWNLOAD), 1)
           + " Gbps download); kernel WireGuard gives "
           + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, Direction.DOWNLOAD), 1) + " Gbps download on "
@@ -326,9 +326,6 @@ public final class Explainer {
     return num(peer, 2) + " cores" + (peer < o.onlineCores() ? " (CPU quota of " + o.onlineCores() + " online)" : "");
   }
 
-  private static String side(Direction d) {
-    return d == Direction.DOWNLOAD ? "transmit" : "receive";
-  }
 
   private static String lineRateText(Observation o) {
     return o.lineRate().isPresent() ? " of the " + gbpsText(o.lineRate().getAsDouble()) + " line rate" : " of its line rate";

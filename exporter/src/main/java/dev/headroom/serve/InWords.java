@@ -40,8 +40,8 @@ public final class InWords {
   }
 
   private static String relayedShare(CensusSnapshot c) {
-    double total = c.download().totalBytesPerSecond() + c.upload().totalBytesPerSecond();
-    double relayed = c.download().bytesPerSecond(Connection.RELAYED) + c.upload().bytesPerSecond(Connection.RELAYED);
+    double total = c.directions().download().totalBytesPerSecond() + c.directions().upload().totalBytesPerSecond();
+    double relayed = c.directions().download().bytesPerSecond(Connection.RELAYED) + c.directions().upload().bytesPerSecond(Connection.RELAYED);
     return total > 0 ? Math.round(100 * relayed / total) + " %" : "none";
   }
 
@@ -97,8 +97,8 @@ public final class InWords {
           c.tunnels(), c.handshakeRecent(), c.active(), c.active(Connection.P2P), c.active(Connection.RELAYED)));
       if (c.hasRates()) {
         b.append(String.format(Locale.ROOT, "Relayed: down %.3f Gbps, up %.3f Gbps (%s of the tunnels' traffic).%n",
-            Units.gbps(c.download().bytesPerSecond(Connection.RELAYED)),
-            Units.gbps(c.upload().bytesPerSecond(Connection.RELAYED)), relayedShare(c)));
+            Units.gbps(c.directions().download().bytesPerSecond(Connection.RELAYED)),
+            Units.gbps(c.directions().upload().bytesPerSecond(Connection.RELAYED)), relayedShare(c)));
       }
       for (Talker t : c.topTalkers().stream().limit(5).toList()) {
         b.append(String.format(Locale.ROOT, "  %-28s %-7s %-21s down %.3f Gbps, up %.3f Gbps%n", t.shownName(),

@@ -124,7 +124,7 @@ class ProfileCommandTest {
     t.addCounter("wt0", "tx_bytes", 1_000_000_000L);
     clock.advanceSeconds(1);
     ProfileSession.Interval still = ProfileCommand.toProfileInterval(sampler.sample(), false);
-    assertEquals(1e9, still.downloadBytesPerSecond(), 1e-3);
+    assertEquals(1e9, still.rate(dev.headroom.sample.Direction.DOWNLOAD), 1e-3);
     assertEquals(0, still.coreBusy().length, "no per-core busy: unknown, not " + java.util.Arrays.toString(still.coreBusy()));
     assertTrue(Double.isNaN(still.userCores()) && Double.isNaN(still.softirqCores()));
   }

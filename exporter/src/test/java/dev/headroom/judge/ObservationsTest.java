@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ObservationsTest {
   private static CensusSnapshot census(int active, Talker... talkers) {
     CensusSnapshot empty = new TunnelCensus(CensusConfig.defaults()).update(0, 0, List.of());
-    return new CensusSnapshot(5, talkers.length, talkers.length, active, 0, 0, 0, empty.download(), empty.upload(),
+    return new CensusSnapshot(5, talkers.length, talkers.length, active, 0, 0, 0, empty.directions(),
         List.of(talkers), java.util.Map.of());
   }
 

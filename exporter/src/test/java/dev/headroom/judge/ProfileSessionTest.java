@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.sample.PerDirection;
 import dev.headroom.cmd.ProfileCommand;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The profile's state machine fed synthetic steps: 15 one-second samples per step (5 s settle, 10 s measured). */
 class ProfileSessionTest {
   private static final double GBPS = Units.BYTES_PER_GBPS;
+  private static final PerDirection<Double> UNKNOWN = new PerDirection<>(Double.NaN, Double.NaN);
 
   /** A peer under one step of load: rates in Gbps with +-3 % noise, the cores and the underlay as given. */
   private static final class Peer {
@@ -46,8 +48,9 @@ class ProfileSessionTest {
         t += 1;
         double down = jitter(downGbps) * GBPS;
         double up = jitter(upGbps) * GBPS;
-        session.add(new ProfileSession.Interval(t, down, up, busy, txUtil, rxUtil, allowedBusy, Double.NaN, Double.NaN,
-            Double.NaN, down / packetBytes, up / 64));
+        session.add(new ProfileSession.Interval(t, new PerDirection<>(down, up),
+            new PerDirection<>(down / packetBytes, up / 64), busy, new PerDirection<>(txUtil, rxUtil), allowedBusy,
+            Double.NaN, Double.NaN, Double.NaN));
       }
       return this;
     }
@@ -265,13 +268,13 @@ class ProfileSessionTest {
     assertEquals(1, s.beginStep(0));
     assertThrows(IllegalStateException.class, () -> s.beginStep(1), "the step is still settling");
     for (int t = 1; t <= 30; t++) {
-      s.add(new ProfileSession.Interval(t, Double.NaN, 0, new double[] {0.1, 0.1}, 0.1, 0.1, Double.NaN, Double.NaN,
-          Double.NaN, Double.NaN));
+      s.add(new ProfileSession.Interval(t, new PerDirection<>(Double.NaN, 0.0), UNKNOWN, new double[] {0.1, 0.1},
+          new PerDirection<>(0.1, 0.1), Double.NaN, Double.NaN, Double.NaN, Double.NaN));
     }
     assertEquals(ProfileSession.Phase.SETTLING, s.phase(), "no known sample moved the step on");
     for (int t = 31; t <= 45; t++) {
-      s.add(new ProfileSession.Interval(t, 1e8, 0, new double[] {0.1, 0.1}, 0.1, 0.1, Double.NaN, Double.NaN,
-          Double.NaN, Double.NaN));
+      s.add(new ProfileSession.Interval(t, new PerDirection<>(1e8, 0.0), UNKNOWN, new double[] {0.1, 0.1},
+          new PerDirection<>(0.1, 0.1), Double.NaN, Double.NaN, Double.NaN, Double.NaN));
     }
     assertEquals(ProfileSession.Phase.STEP_MEASURED, s.phase());
     assertEquals(0.8, Units.gbps(s.result(DOWNLOAD).bytesPerSecond()), 1e-9,
@@ -305,8 +308,8 @@ class ProfileSessionTest {
         t += 1;
         // 0.2 cores user, 0.1 system, 0.05 softirq per 0.1 Gbps of download.
         double k = gbps / 0.1;
-        s.add(new ProfileSession.Interval(t, gbps * GBPS, 0, new double[] {0.5, 0.5}, 0.1, 0.1, Double.NaN,
-            0.2 * k, 0.1 * k, 0.05 * k));
+        s.add(new ProfileSession.Interval(t, new PerDirection<>(gbps * GBPS, 0.0), UNKNOWN, new double[] {0.5, 0.5},
+            new PerDirection<>(0.1, 0.1), Double.NaN, 0.2 * k, 0.1 * k, 0.05 * k));
       }
     }
     ArmCost c = s.cost().orElseThrow();

@@ -124,7 +124,7 @@ class CensusCollectorTest {
       CensusSnapshot s = c.collect(Datapath.USERSPACE, i * 2 * S, i * 2000L, false, null).snapshot();
       if (i > 0) {
         // Stamped with the sample's start, these read 1.4x and 0.6x the rate in turn.
-        assertEquals(rate, s.download().hottestBytesPerSecond(), rate * 1e-9, "census " + i);
+        assertEquals(rate, s.directions().download().hottestBytesPerSecond(), rate * 1e-9, "census " + i);
       }
     }
     assertEquals(6, reads.get());

@@ -2,6 +2,7 @@ package dev.headroom.sample.census;
 
 import dev.headroom.read.wg.Connection;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import java.util.List;
 import java.util.Map;
 
@@ -18,8 +19,7 @@ import java.util.Map;
  * @param appeared peers first seen at this sample
  * @param disappeared peers gone since the previous sample
  * @param counterResets peers whose counters went backwards (peer re-added); their interval is dropped
- * @param download the download direction (WireGuard tx to the peers)
- * @param upload the upload direction (WireGuard rx from the peers)
+ * @param directions each direction: download is WireGuard's tx to the peers, upload its rx from them
  * @param topTalkers the busiest tunnels, fastest first (both directions together)
  * @param activeByConnection the active tunnels by how they are carried (every {@link Connection}, 0 when none)
  */
@@ -31,8 +31,7 @@ public record CensusSnapshot(
     int appeared,
     int disappeared,
     int counterResets,
-    DirectionCensus download,
-    DirectionCensus upload,
+    PerDirection<DirectionCensus> directions,
     List<Talker> topTalkers,
     Map<Connection, Integer> activeByConnection) {
 
@@ -52,6 +51,6 @@ public record CensusSnapshot(
   }
 
   public DirectionCensus direction(Direction d) {
-    return d == Direction.DOWNLOAD ? download : upload;
+    return directions.get(d);
   }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.sample.census;
 
+import dev.headroom.sample.PerDirection;
 import dev.headroom.read.wg.Connection;
 import dev.headroom.read.wg.PeerTransfer;
 import dev.headroom.read.wg.TunnelPeer;
@@ -195,8 +196,8 @@ public final class TunnelCensus {
       activeByConnection.put(c, activeBy[c.ordinal()]);
     }
     return new CensusSnapshot(dt, tunnels, handshakeRecent, active, appeared, disappeared, resets,
-        direction(downTotal, downHottest, downActiveSum, active, downBuckets, downBy, downHottestBy),
-        direction(upTotal, upHottest, upActiveSum, active, upBuckets, upBy, upHottestBy), top, activeByConnection);
+        new PerDirection<>(direction(downTotal, downHottest, downActiveSum, active, downBuckets, downBy, downHottestBy),
+            direction(upTotal, upHottest, upActiveSum, active, upBuckets, upBy, upHottestBy)), top, activeByConnection);
   }
 
   /** NetBird's word for a tunnel it lists connected; else what its endpoint says. */

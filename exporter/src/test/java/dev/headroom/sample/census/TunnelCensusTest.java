@@ -48,10 +48,10 @@ class TunnelCensusTest {
     CensusSnapshot s = census.update(SEC, NOW, List.of(at(1, 4_000_000, "127.0.0.1:40001"),
         at(2, 1_000_000, "203.0.113.9:51820"), at(3, 2_000_000, "127.1.7.9:51820"),
         at(4, 500_000, "198.51.100.4:51820")), netbird);
-    assertEquals(6_000_000, s.download().bytesPerSecond(Connection.RELAYED), 1e-6);
-    assertEquals(1_500_000, s.download().bytesPerSecond(Connection.P2P), 1e-6);
-    assertEquals(0, s.download().bytesPerSecond(Connection.UNKNOWN), 1e-6);
-    assertEquals(Connection.RELAYED, s.download().hottestConnection());
+    assertEquals(6_000_000, s.directions().download().bytesPerSecond(Connection.RELAYED), 1e-6);
+    assertEquals(1_500_000, s.directions().download().bytesPerSecond(Connection.P2P), 1e-6);
+    assertEquals(0, s.directions().download().bytesPerSecond(Connection.UNKNOWN), 1e-6);
+    assertEquals(Connection.RELAYED, s.directions().download().hottestConnection());
     Talker top = s.topTalkers().get(0);
     assertEquals("alice-laptop.netbird.cloud", top.shownName());
     assertEquals(Connection.RELAYED, top.connection());
@@ -70,7 +70,7 @@ class TunnelCensusTest {
     assertEquals(2, s.tunnels());
     assertEquals(2, s.appeared());
     assertFalse(s.hasRates());
-    assertEquals(0, s.download().totalBytesPerSecond());
+    assertEquals(0, s.directions().download().totalBytesPerSecond());
     assertEquals(0, s.active());
     assertEquals(List.of(), s.topTalkers());
   }
@@ -80,10 +80,10 @@ class TunnelCensusTest {
     census.update(0, NOW, List.of(peer(1, 1_000, 2_000)));
     CensusSnapshot s = census.update(2 * SEC, NOW + 2, List.of(peer(1, 1_000 + 600_000, 2_000 + 4_000_000)));
     assertEquals(2.0, s.intervalSeconds());
-    assertEquals(2_000_000, s.download().totalBytesPerSecond(), 1e-9);
-    assertEquals(300_000, s.upload().totalBytesPerSecond(), 1e-9);
-    assertEquals(s.download(), s.direction(Direction.DOWNLOAD));
-    assertEquals(s.upload(), s.direction(Direction.UPLOAD));
+    assertEquals(2_000_000, s.directions().download().totalBytesPerSecond(), 1e-9);
+    assertEquals(300_000, s.directions().upload().totalBytesPerSecond(), 1e-9);
+    assertEquals(s.directions().download(), s.direction(Direction.DOWNLOAD));
+    assertEquals(s.directions().upload(), s.direction(Direction.UPLOAD));
   }
 
   @Test
@@ -137,7 +137,7 @@ class TunnelCensusTest {
       afterMinute = s;
     }
     assertEquals(1, afterFive.active(), "a five-second pause still counts as an active user");
-    assertEquals(0, afterFive.download().totalBytesPerSecond());
+    assertEquals(0, afterFive.directions().download().totalBytesPerSecond());
     assertEquals(0, afterMinute.active(), "a minute of silence does not");
   }
 
@@ -146,12 +146,12 @@ class TunnelCensusTest {
     census.update(0, NOW, List.of(peer(1, 5_000_000, 9_000_000), peer(2, 0, 0)));
     CensusSnapshot reset = census.update(SEC, NOW, List.of(peer(1, 1_000, 2_000), peer(2, 0, 10_000)));
     assertEquals(1, reset.counterResets());
-    assertEquals(10_000, reset.download().totalBytesPerSecond(), 1e-9);
-    assertEquals(0, reset.upload().totalBytesPerSecond(), 1e-9);
+    assertEquals(10_000, reset.directions().download().totalBytesPerSecond(), 1e-9);
+    assertEquals(0, reset.directions().upload().totalBytesPerSecond(), 1e-9);
     CensusSnapshot next = census.update(2 * SEC, NOW, List.of(peer(1, 3_000, 7_000), peer(2, 0, 10_000)));
     assertEquals(0, next.counterResets());
-    assertEquals(5_000, next.download().totalBytesPerSecond(), 1e-9);
-    assertEquals(2_000, next.upload().totalBytesPerSecond(), 1e-9);
+    assertEquals(5_000, next.directions().download().totalBytesPerSecond(), 1e-9);
+    assertEquals(2_000, next.directions().upload().totalBytesPerSecond(), 1e-9);
   }
 
   @Test
@@ -163,8 +163,8 @@ class TunnelCensusTest {
     // Peer 2 was forgotten, so it returns with large counters (it was re-added with history elsewhere): first sight, no rate.
     CensusSnapshot back = census.update(2 * SEC, NOW, List.of(peer(1, 0, 2_000), peer(2, 9_000_000, 9_000_000)));
     assertEquals(1, back.appeared());
-    assertEquals(1_000, back.download().totalBytesPerSecond(), 1e-9);
-    assertEquals(0, back.upload().totalBytesPerSecond(), 1e-9);
+    assertEquals(1_000, back.directions().download().totalBytesPerSecond(), 1e-9);
+    assertEquals(0, back.directions().upload().totalBytesPerSecond(), 1e-9);
   }
 
   @Test
@@ -179,7 +179,7 @@ class TunnelCensusTest {
     }
     census.update(0, NOW, first);
     CensusSnapshot s = census.update(SEC, NOW, second);
-    RateHistogram h = s.download().histogram();
+    RateHistogram h = s.directions().download().histogram();
     assertEquals(3, count(h));
     assertEquals(s.active(), count(h));
     assertEquals(2_004_000_000, h.sum(), 1e-3);
@@ -191,7 +191,7 @@ class TunnelCensusTest {
     assertEquals(3, cumulative(h, h.bucketCount() - 1));
     assertEquals(1, cumulative(h, le1m));
     // Upload of the same active tunnels: all in the lowest bucket.
-    assertEquals(3, s.upload().histogram().countInBucket(0));
+    assertEquals(3, s.directions().upload().histogram().countInBucket(0));
   }
 
   @Test
@@ -210,18 +210,18 @@ class TunnelCensusTest {
     census.update(0, NOW, List.of(peer(1, 0, 0), peer(2, 0, 0), peer(3, 0, 0)));
     CensusSnapshot s = census.update(SEC, NOW,
         List.of(peer(1, 100, 1_000_000), peer(2, 300, 1_000_000), peer(3, 100, 2_000_000)));
-    assertEquals(2_000_000, s.download().hottestBytesPerSecond(), 1e-9);
-    assertEquals(0.5, s.download().hottestShare(), 1e-12);
-    assertEquals(300, s.upload().hottestBytesPerSecond(), 1e-9);
-    assertEquals(0.6, s.upload().hottestShare(), 1e-12);
+    assertEquals(2_000_000, s.directions().download().hottestBytesPerSecond(), 1e-9);
+    assertEquals(0.5, s.directions().download().hottestShare(), 1e-12);
+    assertEquals(300, s.directions().upload().hottestBytesPerSecond(), 1e-9);
+    assertEquals(0.6, s.directions().upload().hottestShare(), 1e-12);
   }
 
   @Test
   void nothingMovingMeansZeroShareNotNaN() {
     census.update(0, NOW, List.of(peer(1, 0, 0)));
     CensusSnapshot s = census.update(SEC, NOW, List.of(peer(1, 0, 0)));
-    assertEquals(0, s.download().hottestShare());
-    assertEquals(0, s.download().activeMeanBytesPerSecond());
+    assertEquals(0, s.directions().download().hottestShare());
+    assertEquals(0, s.directions().download().activeMeanBytesPerSecond());
   }
 
   @Test
@@ -237,8 +237,8 @@ class TunnelCensusTest {
     CensusSnapshot s = census.update(SEC, NOW, moved);
     assertEquals(10, s.tunnels());
     assertEquals(2, s.active());
-    assertEquals(400_000, s.download().activeMeanBytesPerSecond(), 1e-9);
-    assertEquals(40_000, s.upload().activeMeanBytesPerSecond(), 1e-9);
+    assertEquals(400_000, s.directions().download().activeMeanBytesPerSecond(), 1e-9);
+    assertEquals(40_000, s.directions().upload().activeMeanBytesPerSecond(), 1e-9);
   }
 
   @Test
@@ -278,11 +278,11 @@ class TunnelCensusTest {
   void anEarlierSnapshotDoesNotChangeWhenTheCensusMovesOn() {
     census.update(0, NOW, List.of(peer(1, 0, 0)));
     CensusSnapshot first = census.update(SEC, NOW, List.of(peer(1, 0, 50_000)));
-    long before = count(first.download().histogram());
+    long before = count(first.directions().download().histogram());
     String text = first.toString();
     census.update(2 * SEC, NOW, List.of(peer(1, 0, 50_000)));
     census.update(3 * SEC, NOW, List.of());
-    assertEquals(before, count(first.download().histogram()));
+    assertEquals(before, count(first.directions().download().histogram()));
     assertEquals(text, first.toString());
   }
 
@@ -291,7 +291,7 @@ class TunnelCensusTest {
     census.update(0, NOW, List.of(peer(1, 0, 0)));
     CensusSnapshot s = census.update(SEC, NOW, List.of(peer(1, 0, 1_000), peer(1, 0, 1_000)));
     assertEquals(1, s.tunnels());
-    assertEquals(1_000, s.download().totalBytesPerSecond(), 1e-9);
+    assertEquals(1_000, s.directions().download().totalBytesPerSecond(), 1e-9);
   }
 
   @Test
@@ -340,11 +340,11 @@ class TunnelCensusTest {
     CensusSnapshot s = census.update(SEC, NOW, b);
     assertEquals(n, s.tunnels());
     assertEquals(n, s.handshakeRecent());
-    assertEquals(expectDown, s.download().totalBytesPerSecond(), 1e-3);
-    assertEquals(expectUp, s.upload().totalBytesPerSecond(), 1e-3);
+    assertEquals(expectDown, s.directions().download().totalBytesPerSecond(), 1e-3);
+    assertEquals(expectUp, s.directions().upload().totalBytesPerSecond(), 1e-3);
     assertEquals(expectActive, s.active());
-    assertEquals(expectActive, count(s.download().histogram()));
-    assertEquals(4_990_000, s.download().hottestBytesPerSecond(), 1e-9);
+    assertEquals(expectActive, count(s.directions().download().histogram()));
+    assertEquals(4_990_000, s.directions().download().hottestBytesPerSecond(), 1e-9);
     assertEquals(10, s.topTalkers().size());
     assertEquals(peer(4990, 0, 0).abbreviatedKey(), s.topTalkers().get(0).key());
     assertEquals(0, s.appeared(), "all of them remembered from the first reading");
@@ -352,7 +352,7 @@ class TunnelCensusTest {
     CensusSnapshot after = census.update(2 * SEC, NOW, c);
     assertEquals(n / 2, after.tunnels());
     assertEquals(n / 2, after.disappeared());
-    assertEquals(0, after.download().totalBytesPerSecond());
+    assertEquals(0, after.directions().download().totalBytesPerSecond());
     assertEquals(n / 2, census.update(3 * SEC, NOW, b).appeared(), "the half that left was forgotten");
   }
 
