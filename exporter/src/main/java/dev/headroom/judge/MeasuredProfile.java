@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -12,35 +13,30 @@ import java.util.OptionalDouble;
  *
  * <p>Usage: {@code MeasuredProfile p = ProfileFile.read(path); p.ceiling(Direction.DOWNLOAD).ifPresent(...);}
  *
- * @param downloadBytesPerSecond measured download ceiling, inner bytes/s
- * @param downloadLimit          what stopped download rising, one of the classifier's causes
- * @param uploadBytesPerSecond   measured upload ceiling, inner bytes/s
- * @param uploadLimit            what stopped upload rising
- * @param cores                  online cores during the measurement
- * @param datapath               datapath during the measurement
- * @param tunnelMtu              tunnel MTU during the measurement
- * @param measuredAt             when it was measured; may be null when the file did not say
- * @param downloadPacketBytes    mean packet size download carried on its plateau; NaN when not recorded (read as full
- *                               packets of the tunnel MTU, as files written before it was recorded were measured)
- * @param uploadPacketBytes      the same for upload
+ * @param directions  what each direction measured
+ * @param cores       online cores during the measurement
+ * @param datapath    datapath during the measurement
+ * @param tunnelMtu   tunnel MTU during the measurement
+ * @param measuredAt  when it was measured; may be null when the file did not say
  */
-public record MeasuredProfile(
-    OptionalDouble downloadBytesPerSecond,
-    Cause downloadLimit,
-    OptionalDouble uploadBytesPerSecond,
-    Cause uploadLimit,
-    int cores,
-    Datapath datapath,
-    int tunnelMtu,
-    Instant measuredAt,
-    double downloadPacketBytes,
-    double uploadPacketBytes) {
+public record MeasuredProfile(PerDirection<Measured> directions, int cores, Datapath datapath, int tunnelMtu,
+    Instant measuredAt) {
+
+  /**
+   * What one direction measured.
+   *
+   * @param bytesPerSecond the measured ceiling, inner bytes/s; empty when the direction was not measured
+   * @param limit          what stopped it rising, one of the classifier's causes
+   * @param packetBytes    the mean packet size it carried on its plateau; NaN when not recorded (read as full
+   *                       packets of the tunnel MTU, as files written before it was recorded were measured)
+   */
+  public record Measured(OptionalDouble bytesPerSecond, Cause limit, double packetBytes) {}
 
   /** A profile whose packet sizes were not recorded. */
   public MeasuredProfile(OptionalDouble downloadBytesPerSecond, Cause downloadLimit, OptionalDouble uploadBytesPerSecond,
       Cause uploadLimit, int cores, Datapath datapath, int tunnelMtu, Instant measuredAt) {
-    this(downloadBytesPerSecond, downloadLimit, uploadBytesPerSecond, uploadLimit, cores, datapath, tunnelMtu,
-        measuredAt, Double.NaN, Double.NaN);
+    this(new PerDirection<>(new Measured(downloadBytesPerSecond, downloadLimit, Double.NaN),
+        new Measured(uploadBytesPerSecond, uploadLimit, Double.NaN)), cores, datapath, tunnelMtu, measuredAt);
   }
 
   public MeasuredProfile {
@@ -54,18 +50,18 @@ public record MeasuredProfile(
 
   /** The measured ceiling in a direction, if that direction was measured. */
   public OptionalDouble ceiling(Direction d) {
-    return d == Direction.DOWNLOAD ? downloadBytesPerSecond : uploadBytesPerSecond;
+    return directions.get(d).bytesPerSecond();
   }
 
   /** The mean packet size a direction was measured at: recorded, else full packets of the tunnel MTU. */
   public double packetBytes(Direction d) {
-    double p = d == Direction.DOWNLOAD ? downloadPacketBytes : uploadPacketBytes;
+    double p = directions.get(d).packetBytes();
     return Double.isNaN(p) ? tunnelMtu : p;
   }
 
   /** What stopped a direction rising; {@link Cause#ROOM} when nothing on the peer was full. */
   public Cause limit(Direction d) {
-    return d == Direction.DOWNLOAD ? downloadLimit : uploadLimit;
+    return directions.get(d).limit();
   }
 
   /**
@@ -77,12 +73,8 @@ public record MeasuredProfile(
     if (earlier == null || earlier.cores != cores || earlier.datapath != datapath || earlier.tunnelMtu != tunnelMtu) {
       return this;
     }
-    boolean keepDown = downloadBytesPerSecond.isEmpty() && earlier.downloadBytesPerSecond.isPresent();
-    boolean keepUp = uploadBytesPerSecond.isEmpty() && earlier.uploadBytesPerSecond.isPresent();
-    return new MeasuredProfile(keepDown ? earlier.downloadBytesPerSecond : downloadBytesPerSecond,
-        keepDown ? earlier.downloadLimit : downloadLimit, keepUp ? earlier.uploadBytesPerSecond : uploadBytesPerSecond,
-        keepUp ? earlier.uploadLimit : uploadLimit, cores, datapath, tunnelMtu, measuredAt,
-        keepDown ? earlier.downloadPacketBytes : downloadPacketBytes, keepUp ? earlier.uploadPacketBytes : uploadPacketBytes);
+    return new MeasuredProfile(PerDirection.of(d -> ceiling(d).isEmpty() && earlier.ceiling(d).isPresent()
+        ? earlier.directions.get(d) : directions.get(d)), cores, datapath, tunnelMtu, measuredAt);
   }
 
   /** When it was measured, if the file said. */

@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
@@ -66,7 +67,7 @@ public final class ProfileFile {
       if (c.isPresent()) {
         w.write(d.label() + ".bytes_per_second=" + Math.round(c.getAsDouble()) + "\n");
         w.write(d.label() + ".limit=" + limitLabel(profile.limit(d)) + "\n");
-        double packet = d == Direction.DOWNLOAD ? profile.downloadPacketBytes() : profile.uploadPacketBytes();
+        double packet = profile.directions().get(d).packetBytes();
         if (!Double.isNaN(packet)) {
           w.write(d.label() + ".packet_bytes=" + Math.round(packet) + "\n");
         }
@@ -122,8 +123,10 @@ public final class ProfileFile {
         throw new ProfileFileException(file, "measured.at", "'" + atText + "' is not an RFC 3339 UTC time like 2026-11-30T02:54:45Z");
       }
     }
-    return new MeasuredProfile(down, downLimit, up, upLimit, cores, datapath, mtu, at,
-        packetBytes(file, p, "download.packet_bytes", mtu), packetBytes(file, p, "upload.packet_bytes", mtu));
+    return new MeasuredProfile(new PerDirection<>(
+        new MeasuredProfile.Measured(down, downLimit, packetBytes(file, p, "download.packet_bytes", mtu)),
+        new MeasuredProfile.Measured(up, upLimit, packetBytes(file, p, "upload.packet_bytes", mtu))),
+        cores, datapath, mtu, at);
   }
 
   private static String value(Properties p, String key) {

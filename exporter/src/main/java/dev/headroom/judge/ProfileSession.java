@@ -379,15 +379,13 @@ public final class ProfileSession {
 
   /** The profile to write: the measured (driven and plateaued) directions; empty when none. */
   public Optional<MeasuredProfile> toProfile(Instant measuredAt) {
-    DirectionResult down = result(Direction.DOWNLOAD);
-    DirectionResult up = result(Direction.UPLOAD);
-    if (!down.measured() && !up.measured()) {
+    PerDirection<DirectionResult> results = PerDirection.of(this::result);
+    if (!results.download().measured() && !results.upload().measured()) {
       return Optional.empty();
     }
-    return Optional.of(new MeasuredProfile(
-        down.measured() ? OptionalDouble.of(down.bytesPerSecond()) : OptionalDouble.empty(), down.limit(),
-        up.measured() ? OptionalDouble.of(up.bytesPerSecond()) : OptionalDouble.empty(), up.limit(),
-        cores, datapath, tunnelMtu, measuredAt, down.packetBytes(), up.packetBytes()));
+    return Optional.of(new MeasuredProfile(results.map(r -> new MeasuredProfile.Measured(
+        r.measured() ? OptionalDouble.of(r.bytesPerSecond()) : OptionalDouble.empty(), r.limit(), r.packetBytes())),
+        cores, datapath, tunnelMtu, measuredAt));
   }
 
   private static double mean(List<Interval> on, ToDoubleFunction<Interval> f) {

@@ -2,6 +2,7 @@ package dev.headroom.judge;
 
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
+import dev.headroom.sample.PerDirection;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -36,13 +37,13 @@ public final class ReferenceProfile {
   // Kernel WireGuard, MTU 1280: vCPUs, smallest NIC that does not cap it (Gbps), download Gbps, upload Gbps.
   static final double[] KERNEL_CORES = {1, 2, 4, 8, 16, 32, 64};
   static final double[] KERNEL_INTERFACE_GBPS = {2.5, 5, 10, 15, 25, 50, 100};
-  static final double[] KERNEL_DOWNLOAD_GBPS = {2, 3, 7, 13, 20, 25, 31};
-  static final double[] KERNEL_UPLOAD_GBPS = {2, 3, 4, 11, 15, 15, 15};
+  static final PerDirection<double[]> KERNEL_GBPS = new PerDirection<>(new double[] {2, 3, 7, 13, 20, 25, 31},
+      new double[] {2, 3, 4, 11, 15, 15, 15});
 
   // Userspace wireguard-go, MTU 1280: vCPUs, download Gbps, upload Gbps, cores it actually used.
   static final double[] USERSPACE_CORES = {1, 2, 4, 8, 16, 64};
-  static final double[] USERSPACE_DOWNLOAD_GBPS = {1.6, 2.3, 6.8, 6.8, 6.8, 5.8};
-  static final double[] USERSPACE_UPLOAD_GBPS = {1.4, 1.9, 3.5, 3.7, 3.7, 4.4};
+  static final PerDirection<double[]> USERSPACE_GBPS = new PerDirection<>(new double[] {1.6, 2.3, 6.8, 6.8, 6.8, 5.8},
+      new double[] {1.4, 1.9, 3.5, 3.7, 3.7, 4.4});
   static final double[] USERSPACE_CORES_USED = {1, 2, 3, 4, 4, 5};
 
   /**
@@ -55,8 +56,7 @@ public final class ReferenceProfile {
 
   // 64 vCPU kernel WireGuard: MTU 1280 -> 8920 took download 31 -> 95 Gbps (NIC line rate, so a floor)
   // and upload 15 -> 66 Gbps. Userspace gains ~2.5x from jumbo frames.
-  static final double KERNEL_JUMBO_DOWNLOAD_FACTOR = 95.0 / 31.0;
-  static final double KERNEL_JUMBO_UPLOAD_FACTOR = 66.0 / 15.0;
+  static final PerDirection<Double> KERNEL_JUMBO_FACTOR = new PerDirection<>(95.0 / 31.0, 66.0 / 15.0);
   static final double USERSPACE_JUMBO_FACTOR = 2.5;
 
   /** The ceiling for a peer of this shape, from the tables alone, for full packets of the tunnel MTU. */
@@ -93,12 +93,11 @@ public final class ReferenceProfile {
    * NETSTACK the userspace table times {@link #NETSTACK_SHARE_OF_USERSPACE}.
    */
   public static double tableGbps(Datapath datapath, double onlineCores, Direction direction) {
-    boolean down = direction == Direction.DOWNLOAD;
     if (datapath.userspace()) {
-      double g = interpolate(USERSPACE_CORES, down ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS, onlineCores);
+      double g = interpolate(USERSPACE_CORES, USERSPACE_GBPS.get(direction), onlineCores);
       return datapath == Datapath.NETSTACK ? g * NETSTACK_SHARE_OF_USERSPACE : g;
     }
-    return interpolate(KERNEL_CORES, down ? KERNEL_DOWNLOAD_GBPS : KERNEL_UPLOAD_GBPS, onlineCores);
+    return interpolate(KERNEL_CORES, KERNEL_GBPS.get(direction), onlineCores);
   }
 
   /**
@@ -107,7 +106,7 @@ public final class ReferenceProfile {
    */
   public static double jumboFactor(Datapath datapath, int tunnelMtu, Direction direction) {
     double full = datapath.userspace() ? USERSPACE_JUMBO_FACTOR
-        : direction == Direction.DOWNLOAD ? KERNEL_JUMBO_DOWNLOAD_FACTOR : KERNEL_JUMBO_UPLOAD_FACTOR;
+        : KERNEL_JUMBO_FACTOR.get(direction);
     if (tunnelMtu <= BASE_MTU) {
       return 1.0;
     }
@@ -129,7 +128,7 @@ public final class ReferenceProfile {
 
   /** The highest userspace figure in a direction at MTU 1280 (download 6.8 Gbps, upload 4.4 Gbps), in Gbps. */
   public static double userspacePlateauGbps(Direction direction) {
-    return Arrays.stream(direction == Direction.DOWNLOAD ? USERSPACE_DOWNLOAD_GBPS : USERSPACE_UPLOAD_GBPS).max()
+    return Arrays.stream(USERSPACE_GBPS.get(direction)).max()
         .getAsDouble();
   }
 

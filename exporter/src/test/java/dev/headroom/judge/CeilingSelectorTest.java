@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.read.Datapath;
+import dev.headroom.sample.PerDirection;
 import dev.headroom.serve.Explainer;
 import java.time.Instant;
 import java.util.Map;
@@ -74,8 +75,9 @@ class CeilingSelectorTest {
   void aProfileIsReadAtThePacketsItWasMeasuredWith() {
     // 400-byte packets carried now: a profile measured at 400 bytes holds as measured, one read as full packets shrinks.
     Observation small = Observation.builder(Datapath.KERNEL, 16).throughput(1.0e9, 0).packets(1.0e9 / 400, 0).build();
-    MeasuredProfile atSmall = new MeasuredProfile(OptionalDouble.of(2.0e9), Cause.CORES_SATURATED, OptionalDouble.empty(),
-        Cause.ROOM, 16, Datapath.KERNEL, 1280, Instant.EPOCH, 400, Double.NaN);
+    MeasuredProfile atSmall = new MeasuredProfile(new PerDirection<>(
+        new MeasuredProfile.Measured(OptionalDouble.of(2.0e9), Cause.CORES_SATURATED, 400),
+        new MeasuredProfile.Measured(OptionalDouble.empty(), Cause.ROOM, Double.NaN)), 16, Datapath.KERNEL, 1280, Instant.EPOCH);
     assertEquals(2.0e9, CeilingSelector.select(small, atSmall, config, Map.of(), DOWNLOAD).bytesPerSecond(), 1);
     double fromFull = CeilingSelector.select(small, profile16, config, Map.of(), DOWNLOAD).bytesPerSecond();
     assertEquals(2.0e9 * PacketSize.scale(Datapath.KERNEL, DOWNLOAD, 1280, 400), fromFull, 1);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.read.Datapath;
+import dev.headroom.sample.PerDirection;
 import dev.headroom.sample.Direction;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,8 +53,10 @@ class ProfileFileTest {
 
   @Test
   void theMeasuredPacketSizeIsKeptAndAFileWithoutOneWasMeasuredAtFullPackets() throws IOException {
-    MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(1.2e8), Cause.CORES_SATURATED, OptionalDouble.empty(),
-        Cause.ROOM, 2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"), 212.4, Double.NaN);
+    MeasuredProfile p = new MeasuredProfile(new PerDirection<>(
+        new MeasuredProfile.Measured(OptionalDouble.of(1.2e8), Cause.CORES_SATURATED, 212.4),
+        new MeasuredProfile.Measured(OptionalDouble.empty(), Cause.ROOM, Double.NaN)),
+        2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"));
     Path f = dir.resolve("ceiling.properties");
     ProfileFile.write(f, p);
     MeasuredProfile read = ProfileFile.read(f);
