@@ -48,16 +48,15 @@ public final class ProfileSession {
    * One sampling interval of the peer under load: its rates, per-core busy ratios and underlay use (named apart
    * from {@link dev.headroom.sample.Sample}, the whole sampler reading it is taken from).
    *
-   * @param seconds  monotonic time
-   * @param coreBusy busy ratio per online core (copied); empty when the interval's CPU is unknown
-   * @param underlayTransmitUtilization NaN when unknown
-   * @param underlayReceiveUtilization  NaN when unknown
+   * @param seconds    monotonic time
+   * @param rate       bytes per second each direction carried; NaN when unknown
+   * @param packetRate packets per second each direction carried; NaN when unknown
+   * @param coreBusy   busy ratio per online core (copied); empty when the interval's CPU is unknown
+   * @param util       the underlay's use on each direction's side (transmit for download); NaN when unknown
    * @param datapathAllowedBusy mean busy of the cores a userspace datapath may run on; NaN when unknown
    * @param userCores    user CPU over the interval, summed over cores, in cores; NaN when unknown
    * @param systemCores  system CPU, in cores; NaN when unknown
    * @param softirqCores softirq CPU, in cores; NaN when unknown
-   * @param downloadPacketsPerSecond packets per second download carried; NaN when unknown
-   * @param uploadPacketsPerSecond   the same for upload
    */
   public record Interval(double seconds, PerDirection<Double> rate, PerDirection<Double> packetRate,
       double[] coreBusy, PerDirection<Double> util, double datapathAllowedBusy, double userCores, double systemCores,
