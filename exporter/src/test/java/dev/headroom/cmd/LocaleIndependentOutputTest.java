@@ -9,10 +9,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import dev.headroom.testing.ChildJvm;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,11 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LocaleIndependentOutputTest {
   private static String run(String localeEnv, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Duser.language=de", "-Duser.country=DE", "-cp",
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-        Main.class.getName()));
-    cmd.addAll(List.of(args));
+    List<String> cmd = ChildJvm.command(Main.class, List.of("-Duser.language=de", "-Duser.country=DE"), args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
     Map<String, String> env = pb.environment();
     env.keySet().removeIf(k -> k.equals("LANG") || k.equals("LANGUAGE") || k.startsWith("LC_"));

@@ -19,11 +19,22 @@ import java.util.concurrent.TimeUnit;
 public final class ChildJvm {
   private ChildJvm() {}
 
+  /**
+   * The command that runs {@code main} with {@code args} in a new JVM on this test run's class path (surefire's,
+   * which holds the test classes too), the JVM options first.
+   */
+  public static List<String> command(Class<?> main, List<String> jvmOptions, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+        main.getName()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
   /** The child's standard output; fails the test, with the child's standard error, unless it exits 0 in 60 s. */
   public static String run(Class<?> main, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), main.getName()));
-    cmd.addAll(List.of(args));
+    List<String> cmd = command(main, List.of(), args);
     Path err = Files.createTempFile("child-jvm", ".err");
     try {
       Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
