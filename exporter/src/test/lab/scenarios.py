@@ -26,6 +26,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from steal import (STEAL_AGAIN, STEAL_QUIET, STEAL_WAIT, STEAL_WINDOW, host_steal, steal_share,
+                   wait_for_little_steal)
+
 # Namespace names as lab.sh makes them: HR_LAB_NS is their prefix (default hr).
 NS_PREFIX = os.environ.get("HR_LAB_NS", "hr")
 NS_CLIENT = f"{NS_PREFIX}-client"
@@ -296,14 +299,6 @@ def cpu_times():
     return out
 
 
-# A step that fails while the hypervisor took more than this share of the host's CPU runs again (see Lab.run).
-STEAL_AGAIN = 0.10
-# A rate window of scenario 13 with more steal than this is measured again (see s13_spare_predicts_more), and a
-# step runs again only after STEAL_QUIET seconds in a row this quiet, waited for at most STEAL_WAIT seconds.
-# Steal comes in episodes of minutes on a shared host: a few quiet seconds inside one predict nothing (seen: 5 s
-# at 0 %, then the step at 41 %), half a minute does better.
-STEAL_WINDOW = 0.05
-STEAL_WAIT, STEAL_QUIET, STEAL_POLL = 600.0, 30.0, 5.0
 # At most this many attempts per step, and none started that would end past the run's deadline (see rerun_time).
 STEP_ATTEMPTS = 3
 # What the VM lab after this one needs when ./test runs both (seconds, TCG under some steal included).
@@ -312,17 +307,6 @@ VM_RESERVE = 1200.0
 # that core idled while the load generator's core (the clients' decryption, iperf3) was full, and the rate is the
 # generator's (seen: the peer's core 77 % busy, the generator's 99 %, the download a fifth under the plateau).
 PEER_LIMITED = 0.90
-
-
-def host_steal():
-    """(all ticks, steal ticks) of the whole host since boot, from /proc/stat's first line."""
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:9]]
-    return sum(v), v[7]
-
-
-def steal_share(before, after):
-    return (after[1] - before[1]) / (after[0] - before[0]) if after[0] > before[0] else 0.0
 
 
 def rerun_time():
@@ -335,22 +319,6 @@ def rerun_time():
 
 
 _LAB_STARTED = time.monotonic()
-
-
-def wait_for_little_steal(limit=STEAL_WAIT):
-    """Seconds until STEAL_QUIET seconds in a row with host steal at most STEAL_WINDOW in every STEAL_POLL, or
-    None after `limit`."""
-    start = quiet_since = time.monotonic()
-    last = host_steal()
-    while time.monotonic() - start < limit:
-        time.sleep(STEAL_POLL)
-        now, ticks = time.monotonic(), host_steal()
-        if steal_share(last, ticks) > STEAL_WINDOW:
-            quiet_since = now
-        elif now - quiet_since >= STEAL_QUIET:
-            return now - start
-        last = ticks
-    return None
 
 
 def mean_busy(before, after):
@@ -2218,8 +2186,7 @@ scrape_configs:
             measured = all(w.measures_peer(self.cost_foreign_max) for w in (learning, paced_window, plateau_window))
             # The probe and the plateau are the same unpaced load on the same core: when they differ by more than
             # the bound the ceiling is judged by, the core itself ran at another speed in between (seen: 1123 then
-            # 1551 Mbit/s at 0.94 and 0.90 cores, 0 % steal, as when a hyperthread sibling's load comes and goes),
-            # and no ceiling learned before can be judged against it.
+            # 1551 Mbit/s at 0.94 and 0.90 cores, 0 % steal), and no ceiling learned before can be judged against it.
             probe_rate = probe.rate["download"]
             held = probe_rate > 0 and abs(plateau / probe_rate - 1) <= 0.20
             if not measured or not held:

@@ -61,24 +61,8 @@ started=$SECONDS
 "$VM_DIR/vm.sh" prepare || fail_all "could not prepare the kernel and initramfs"
 echo "vm: kernel and initramfs ready after $((SECONDS - started)) s" >&2
 
-# steal_ticks: "ALL STEAL" ticks of the whole host since boot (/proc/stat's first line).
-steal_ticks() { awk 'NR == 1 { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' /proc/stat; }
-# steal_pct "ALL STEAL" "ALL STEAL": the share of the host's time the hypervisor took between two readings, in %.
-steal_pct() {
-  local a0 s0 a1 s1; read -r a0 s0 <<<"$1"; read -r a1 s1 <<<"$2"
-  echo $(((a1 > a0) ? (s1 - s0) * 100 / (a1 - a0) : 0))
-}
-# wait_quiet LIMIT: until 30 s in a row with steal at most 5 % in every 5 s (0), or LIMIT seconds (1).
-wait_quiet() {
-  local t0=$SECONDS quiet=$SECONDS last now
-  last=$(steal_ticks)
-  while ((SECONDS - t0 < $1)); do
-    sleep 5; now=$(steal_ticks)
-    if (($(steal_pct "$last" "$now") > 5)); then quiet=$SECONDS; elif ((SECONDS - quiet >= 30)); then return 0; fi
-    last=$now
-  done
-  return 1
-}
+# The host's steal, judged as the wireguard-go lab judges it (lab/steal.py: thresholds and the quiet wait).
+STEAL="python3 $VM_DIR/../lab/steal.py"
 
 # boot_once NAME INIT LIMIT SCENARIOS [UNIT]: one guest; sets b_passed and b_failed from its report (a guest
 # that gave no report fails all its scenarios and shows the console's last lines).
@@ -108,28 +92,27 @@ boot_once() {
   fi
 }
 
-# boot NAME INIT LIMIT SCENARIOS [UNIT]: boot_once, and once more when scenarios failed while the hypervisor
-# took over 10 % of the host's CPU (TCG then runs several times slower and every rate and limit is off), after
-# the host has been quiet for 30 s (waited for at most 10 minutes), and only when the run's deadline
-# (HEADROOM_TEST_DEADLINE, set by ./test) leaves room for another boot as long as this one. The counts are the second boot's; both reports are printed.
+# boot NAME INIT LIMIT SCENARIOS [UNIT]: boot_once, and once more when scenarios failed under steal (TCG then
+# runs several times slower and every rate and limit is off), once the host is quiet (steal.py wait), and only
+# when the run's deadline (HEADROOM_TEST_DEADLINE, set by ./test) leaves room for another boot as long as this
+# one. The counts are the second boot's; both reports are printed.
 boot() {
-  local t0=$SECONDS s0 stolen took
-  s0=$(steal_ticks)
+  local t0=$SECONDS s0 s1 took spare=600
+  s0=$($STEAL ticks)
   boot_once "$@"
-  stolen=$(steal_pct "$s0" "$(steal_ticks)") took=$((SECONDS - t0))
-  echo "vm: $1 boot: host steal ${stolen} % over it" >&2
-  if ((b_failed > 0 && stolen > 10)); then
-    local spare=600
+  s1=$($STEAL ticks) took=$((SECONDS - t0))
+  echo "vm: $1 boot: host steal $($STEAL share "$s0" "$s1") % over it" >&2
+  if ((b_failed > 0)) && $STEAL again "$s0" "$s1"; then
     [[ -n ${HEADROOM_TEST_DEADLINE:-} ]] && spare=$((HEADROOM_TEST_DEADLINE - $(date +%s) - took))
     if ((spare <= 0)); then
-      echo "vm: $1: $b_failed failed with ${stolen} % of the host's CPU stolen; no time left to boot it again" >&2
+      echo "vm: $1: $b_failed failed under steal; no time left to boot it again" >&2
     else
-      echo "vm: $1: $b_failed failed with ${stolen} % of the host's CPU stolen: booting it again once the host is quiet" >&2
-      wait_quiet $((spare < 600 ? spare : 600)) || echo "vm: $1: steal still above 5 %: booting it now" >&2
-      echo "== $1 boot again (the first had ${stolen} % steal and $b_failed failed)"
-      s0=$(steal_ticks)
+      echo "vm: $1: $b_failed failed under steal: booting it again once the host is quiet" >&2
+      $STEAL wait "$spare" || echo "vm: $1: the host is still not quiet: booting it now" >&2
+      echo "== $1 boot again (the first had $($STEAL share "$s0" "$s1") % steal and $b_failed failed)"
+      s0=$($STEAL ticks)
       boot_once "$@"
-      echo "vm: $1 boot again: host steal $(steal_pct "$s0" "$(steal_ticks)") % over it" >&2
+      echo "vm: $1 boot again: host steal $($STEAL share "$s0" "$($STEAL ticks)") % over it" >&2
     fi
   fi
   passed=$((passed + b_passed)) failed=$((failed + b_failed))
