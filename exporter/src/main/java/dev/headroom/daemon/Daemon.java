@@ -1,22 +1,18 @@
 package dev.headroom.daemon;
 
 import dev.headroom.config.Config;
-import dev.headroom.judge.Ceiling;
 import dev.headroom.judge.CeilingLearner;
 import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
-import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Observation;
-import dev.headroom.judge.ObservedCeiling;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.read.CpuModel;
 import dev.headroom.read.CpuSource;
 import dev.headroom.read.wg.NetbirdMetricsReader;
 import dev.headroom.read.wg.NetbirdStatusReader;
-import dev.headroom.sample.Direction;
 import dev.headroom.sample.NetstackCollector;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.Sampler;
@@ -26,7 +22,6 @@ import dev.headroom.serve.SamplerTiming;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -137,14 +132,12 @@ public final class Daemon implements AutoCloseable {
       Sample s = sampler.sample();
       profile.check(s.monotonicNanos());
       Observation o = Observations.from(s, flowCap, jumboPath);
-      Map<Direction, ObservedCeiling> observed = learner.inUse(o);
-      CostModel.Estimate cost = learner.cost(o);
-      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, profile.current(), configCeilings, observed, cost));
-      // What the learner holds the peer to when nothing was set on purpose: an episode beyond it proves it wrong.
-      Map<Direction, Ceiling> learnedOnly = CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed, cost);
-      learn(j, learnedOnly, s);
+      CeilingLearner.Known known = learner.known(o);
+      Judgement j = classifier.observe(o,
+          CeilingSelector.selectBoth(o, profile.current(), configCeilings, known.observed(), known.cost()));
+      learn(known, j, s);
       Published p = new Published(s, j, netbird == null ? null : netbird.lastStatus(), timing,
-          learner.snapshot(o, state.health()));
+          learner.snapshot(known, state.health()));
       published.set(p);
       for (Consumer<Published> l : listeners) {
         l.accept(p);
@@ -162,8 +155,8 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** Feeds the learner, logs what it reports and saves its state when it asks. */
-  private void learn(Judgement j, Map<Direction, Ceiling> fallback, Sample s) {
-    CeilingLearner.Update u = learner.update(j, fallback, s.monotonicNanos(), Instant.ofEpochMilli(s.wallMillis()));
+  private void learn(CeilingLearner.Known known, Judgement j, Sample s) {
+    CeilingLearner.Update u = learner.update(known, j, s.monotonicNanos(), Instant.ofEpochMilli(s.wallMillis()));
     LearnerLog.log(u);
     if (u.save()) {
       state.save(learner.contents());

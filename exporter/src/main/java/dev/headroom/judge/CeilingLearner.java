@@ -32,9 +32,8 @@ import java.util.Optional;
  * <pre>{@code
  * CeilingLearner l = new CeilingLearner(Duration.ofMinutes(3), Duration.ofMinutes(1), thresholds, cpuModel,
  *     StateFile.read(file).orElse(null));
- * Map<Direction, ObservedCeiling> known = l.inUse(observation);     // before judging, for the ceiling selection
- * CostModel.Estimate cost = l.cost(observation);                    // likewise
- * CeilingLearner.Update u = l.update(judgement, fallback, nanos, now); // after; save l.contents() when u.save()
+ * CeilingLearner.Known known = l.known(observation);  // before judging: known.observed() and known.cost()
+ * CeilingLearner.Update u = l.update(known, judgement, nanos, now); // after; save l.contents() when u.save()
  * }</pre>
  */
 public final class CeilingLearner {
@@ -63,6 +62,23 @@ public final class CeilingLearner {
   /** The peer's shape before and after a change that makes learning start over. */
   public record Reshaped(PeerShape was, PeerShape now) {}
 
+  /**
+   * What the learner holds for the peer of one observation, read once per sample before it is judged.
+   *
+   * @param shape    the observation's shape; empty when it has none (no datapath)
+   * @param observed the observed ceilings, when they describe this shape (else empty)
+   * @param cost     the cost model's estimate, when it describes this shape (else {@link CostModel.Estimate#NONE})
+   */
+  public record Known(Optional<PeerShape> shape, Map<Direction, ObservedCeiling> observed, CostModel.Estimate cost) {
+    /**
+     * The ceilings the peer is held to when nothing was set on purpose (no profile, no config): observed, cost,
+     * else reference. A learning episode is the peer running beyond these, so a set ceiling never hides one.
+     */
+    public Map<Direction, Ceiling> unset(Observation o) {
+      return CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, observed, cost);
+    }
+  }
+
   private final long learnAfterNanos;
   private final double trafficShare;
   private final double trafficFloor;
@@ -76,9 +92,9 @@ public final class CeilingLearner {
   private final Map<Direction, ObservedCeiling> base = new EnumMap<>(Direction.class);
   /** In use: {@link #base} raised by the episodes still running. */
   private final Map<Direction, ObservedCeiling> current = new EnumMap<>(Direction.class);
-  private final Map<Direction, Episode> saturated = Direction.each(d -> new Episode());
-  private final Map<Direction, Episode> beating = Direction.each(d -> new Episode());
-  private final Map<Direction, Episode> beatingSet = Direction.each(d -> new Episode());
+  private final Map<Direction, Episode> saturated;
+  private final Map<Direction, Episode> beating;
+  private final Map<Direction, Episode> beatingSet;
   private final Map<Direction, Learned.Beaten> beaten = new EnumMap<>(Direction.class);
   private PeerShape pending;
   private int pendingSamples;
@@ -96,6 +112,9 @@ public final class CeilingLearner {
   public CeilingLearner(Duration learnAfter, Duration costAfter, Thresholds t, String cpuModel,
       StateFile.Contents restored) {
     this.learnAfterNanos = learnAfter.toNanos();
+    saturated = Direction.each(d -> new Episode(learnAfterNanos));
+    beating = Direction.each(d -> new Episode(learnAfterNanos));
+    beatingSet = Direction.each(d -> new Episode(learnAfterNanos));
     this.trafficShare = t.trafficShare();
     this.trafficFloor = t.trafficFloorBytesPerSecond();
     this.cpuModel = cpuModel;
@@ -107,30 +126,24 @@ public final class CeilingLearner {
     }
   }
 
-  /** What the cost model has learned of the peer of this observation; none when its shape changed. */
-  public CostModel.Estimate cost(Observation o) {
+  /** What is learned of the peer of this observation: nothing when its shape is not the one learned on. */
+  public Known known(Observation o) {
     Optional<PeerShape> s = PeerShape.of(o, Classifier.usableCores(o), cpuModel);
-    return s.isPresent() && s.get().sameAs(shape) ? cost.estimate(o) : CostModel.Estimate.NONE;
-  }
-
-  /** The observed ceilings that describe the peer of this observation; empty when none, or its shape changed. */
-  public Map<Direction, ObservedCeiling> inUse(Observation o) {
-    Optional<PeerShape> s = PeerShape.of(o, Classifier.usableCores(o), cpuModel);
-    return s.isPresent() && s.get().sameAs(shape) ? Map.copyOf(current) : Map.of();
+    return s.isPresent() && s.get().sameAs(shape) ? new Known(s, Map.copyOf(current), cost.estimate(o))
+        : new Known(s, Map.of(), CostModel.Estimate.NONE);
   }
 
   /**
    * Feeds one judgement.
    *
-   * @param j        the judgement of this sample, made with the ceilings {@link #inUse} allowed
-   * @param fallback per direction the ceiling the peer is held to when no profile or config is set (observed,
-   *                 else reference): the one an episode beyond {@link #BEAT_MARGIN} proves wrong
-   * @param nanos    the sample's monotonic time
-   * @param now      the sample's wall time
+   * @param known what {@link #known} gave for this sample's observation
+   * @param j     the judgement of this sample, made with the ceilings {@code known} allowed
+   * @param nanos the sample's monotonic time
+   * @param now   the sample's wall time
    */
-  public Update update(Judgement j, Map<Direction, Ceiling> fallback, long nanos, Instant now) {
+  public Update update(Known known, Judgement j, long nanos, Instant now) {
     Observation o = j.observation();
-    Optional<PeerShape> seen = PeerShape.of(o, j.usableCores(), cpuModel);
+    Optional<PeerShape> seen = known.shape();
     if (seen.isEmpty()) {
       return endAll(nanos); // no datapath, or its shape unknown: nothing bound, nothing learned
     }
@@ -167,6 +180,7 @@ public final class CeilingLearner {
     costMoved |= cost.sums().w() > 0;
 
     boolean saveNow = false;
+    Map<Direction, Ceiling> fallback = known.unset(o);
     Map<Direction, Learned.Beaten> newly = null; // made only when a set ceiling is first proven low
     double total = o.totalThroughput();
     for (Direction d : Direction.values()) {
@@ -195,11 +209,10 @@ public final class CeilingLearner {
       if (!setOnPurpose || (beaten.containsKey(d) && beaten.get(d).ceilingBytesPerSecond() != used.bytesPerSecond())) {
         beaten.remove(d);
       }
-      if (over.open() && over.nanos() >= learnAfterNanos) {
+      if (over.teaches()) {
         Learned.Beaten b = new Learned.Beaten(used.source(), used.bytesPerSecond(), over.median(), over.seconds(), now);
         beaten.put(d, b);
-        if (!over.qualified) {
-          over.qualified = true;
+        if (over.firstTeaches()) {
           if (newly == null) {
             newly = new EnumMap<>(Direction.class);
           }
@@ -213,9 +226,7 @@ public final class CeilingLearner {
       }
       ObservedCeiling best = taught(beat, ObservedCeiling.From.BEAT_CEILING, now,
           taught(sat, ObservedCeiling.From.CPU_SATURATED, now, base.get(d)));
-      saveNow |= sat.firstTaught | beat.firstTaught;
-      sat.firstTaught = false;
-      beat.firstTaught = false;
+      saveNow |= sat.firstTeaches() | beat.firstTeaches(); // what an episode first teaches is saved at once
       if (!Objects.equals(best, current.get(d))) {
         if (best == null) {
           current.remove(d);
@@ -235,12 +246,8 @@ public final class CeilingLearner {
 
   /** {@code best}, or what an episode long enough teaches when that is higher. */
   private ObservedCeiling taught(Episode e, ObservedCeiling.From from, Instant now, ObservedCeiling best) {
-    if (!e.open() || e.nanos() < learnAfterNanos) {
+    if (!e.teaches()) {
       return best;
-    }
-    if (!e.qualified) {
-      e.qualified = true;
-      e.firstTaught = true;
     }
     double median = e.median();
     return best != null && best.bytesPerSecond() >= median ? best
@@ -280,10 +287,9 @@ public final class CeilingLearner {
     return new StateFile.Contents(shape, Map.copyOf(current), cost.sums());
   }
 
-  /** The published view, with the state file's health. */
-  public Learned snapshot(Observation o, Learned.Store store) {
-    Optional<PeerShape> s = PeerShape.of(o, Classifier.usableCores(o), cpuModel);
-    return new Learned(s.isPresent() && s.get().sameAs(shape), current, beaten, store);
+  /** The published view after {@link #update}, with the state file's health. */
+  public Learned snapshot(Known known, Learned.Store store) {
+    return new Learned(known.shape().isPresent() && known.shape().get().sameAs(shape), current, beaten, store);
   }
 
   /** Whether anything learned has not been handed out for saving yet. */
@@ -291,17 +297,16 @@ public final class CeilingLearner {
     return dirty || costMoved;
   }
 
-  /** One run of samples meeting a condition, with their rates. */
+  /** One run of samples meeting a condition, with their rates; it teaches once it has lasted {@code learnAfter}. */
   static final class Episode {
+    private final long learnAfterNanos;
     private long start = -1;
     private long last;
     private int gap;
     /** The ceiling the episode is measured against (beating episodes). */
     double against = Double.NaN;
-    /** It has lasted long enough to teach. */
-    boolean qualified;
-    /** It became long enough to teach in this sample (the state is saved at once). */
-    boolean firstTaught;
+    /** {@link #firstTeaches} has answered true for it. */
+    private boolean told;
     private double[] rates = new double[64];
     private int n;
     /** Keep one rate in this many (doubles each time the buffer fills). */
@@ -310,8 +315,26 @@ public final class CeilingLearner {
     private double packetSum;
     private int packetN;
 
+    Episode(long learnAfterNanos) {
+      this.learnAfterNanos = learnAfterNanos;
+    }
+
     boolean open() {
       return start >= 0;
+    }
+
+    /** It is running and has lasted long enough to teach. */
+    boolean teaches() {
+      return open() && nanos() >= learnAfterNanos;
+    }
+
+    /** It teaches and had not before: true once per episode, for the caller to act on once. */
+    boolean firstTeaches() {
+      if (told || !teaches()) {
+        return false;
+      }
+      told = true;
+      return true;
     }
 
     /** One sample; returns true when this sample ended the episode. */
@@ -352,8 +375,7 @@ public final class CeilingLearner {
       seen = 0;
       packetSum = 0;
       packetN = 0;
-      qualified = false;
-      firstTaught = false;
+      told = false;
       against = Double.NaN;
     }
 

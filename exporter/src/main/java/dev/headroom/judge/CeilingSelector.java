@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
  * ({@link Observation#carriedPacketBytes}): the reference was measured with full packets, a profile and an observed
  * ceiling record their own ({@link PacketSize}).
  *
- * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, learner.inUse(observation), learner.cost(observation), Direction.UPLOAD);}
+ * <p>Usage: {@code Ceiling c = CeilingSelector.select(observation, profileOrNull, config, known.observed(), known.cost(), Direction.UPLOAD);}
  */
 public final class CeilingSelector {
   private CeilingSelector() {}

@@ -25,7 +25,7 @@ import java.util.Map;
  * <p>Usage:
  * <pre>{@code
  * Classifier c = new Classifier(Thresholds.defaults());
- * Judgement j = c.observe(o, CeilingSelector.selectBoth(o, profile, config, learner.inUse(o)));   // each sample
+ * Judgement j = c.observe(o, CeilingSelector.selectBoth(o, profile, config, known.observed(), known.cost()));   // each sample
  * }</pre>
  */
 public final class Classifier {

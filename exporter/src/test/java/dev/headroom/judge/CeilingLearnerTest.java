@@ -43,10 +43,9 @@ class CeilingLearnerTest {
     }
 
     Judgement step(Observation o) {
-      Map<Direction, ObservedCeiling> seen = learner.inUse(o);
-      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, null, config, seen));
-      last = learner.update(j, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, seen), nanos,
-          Instant.ofEpochSecond(1_800_000_000L + nanos / 1_000_000_000L));
+      CeilingLearner.Known known = learner.known(o);
+      Judgement j = classifier.observe(o, CeilingSelector.selectBoth(o, null, config, known.observed(), known.cost()));
+      last = learner.update(known, j, nanos, Instant.ofEpochSecond(1_800_000_000L + nanos / 1_000_000_000L));
       saves += last.save() ? 1 : 0;
       nanos += 1_000_000_000L;
       return j;
@@ -157,7 +156,7 @@ class CeilingLearnerTest {
         "Test CPU");
     Judgement j = l.run(kernel4(1.5, 0.05, 0.5), 200);
     assertEquals(CeilingSource.CONFIG, j.of(DOWNLOAD).ceiling().source(), "config outranks what was observed");
-    Learned learned = l.learner.snapshot(j.observation(), Learned.Store.NONE);
+    Learned learned = l.learner.snapshot(l.learner.known(j.observation()), Learned.Store.NONE);
     Learned.Beaten b = learned.beaten().get(DOWNLOAD);
     assertNotNull(b);
     assertEquals(CeilingSource.CONFIG, b.source());
@@ -231,7 +230,7 @@ class CeilingLearnerTest {
 
   @Test
   void anEpisodeOfHoursKeepsItsMemoryBounded() {
-    CeilingLearner.Episode e = new CeilingLearner.Episode();
+    CeilingLearner.Episode e = new CeilingLearner.Episode(0);
     for (int i = 0; i < 100_000; i++) {
       e.feed(true, i * 1_000_000_000L, i < 50_000 ? 1.0 : 3.0, Double.NaN, 1280);
     }
