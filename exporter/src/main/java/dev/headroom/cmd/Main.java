@@ -108,9 +108,9 @@ public final class Main {
   /**
    * A command that runs the sampler. Its settings are the flags before the command word and after it (those after
    * win), parsed again over the config file by {@link ConfigParser}, as a reload does; a good configuration
-   * makes {@code run} the command to run. The second parse is why: the file's values enter picocli as defaults,
-   * and the file's name is itself one of the flags, so this first parse cannot read it; a reload needs the same
-   * flags over the re-read file, so they are kept as {@link ConfigParser.Parsed#flags()}.
+   * makes {@code run} the command to run. Why parse twice: the file's values enter picocli as defaults, and the
+   * file's name is itself one of the flags, so this first parse cannot read it; a reload needs the same flags over
+   * the re-read file, so they are kept as {@link ConfigParser.Parsed#flags()}.
    */
   @Command(mixinStandardHelpOptions = true)
   private static final class Sampling implements Callable<Integer> {

@@ -129,8 +129,13 @@ public final class CeilingLearner {
   /** What is learned of the peer of this observation: nothing when its shape is not the one learned on. */
   public Known known(Observation o) {
     Optional<PeerShape> s = PeerShape.of(o, Classifier.usableCores(o), cpuModel);
-    return s.isPresent() && s.get().sameAs(shape) ? new Known(s, Map.copyOf(current), cost.estimate(o))
+    return learnedOn(s) ? new Known(s, Map.copyOf(current), cost.estimate(o))
         : new Known(s, Map.of(), CostModel.Estimate.NONE);
+  }
+
+  /** Whether what is learned describes a peer of this shape. */
+  private boolean learnedOn(Optional<PeerShape> s) {
+    return s.isPresent() && s.get().sameAs(shape);
   }
 
   /**
@@ -289,7 +294,7 @@ public final class CeilingLearner {
 
   /** The published view after {@link #update}, with the state file's health. */
   public Learned snapshot(Known known, Learned.Store store) {
-    return new Learned(known.shape().isPresent() && known.shape().get().sameAs(shape), current, beaten, store);
+    return new Learned(learnedOn(known.shape()), current, beaten, store);
   }
 
   /** Whether anything learned has not been handed out for saving yet. */
