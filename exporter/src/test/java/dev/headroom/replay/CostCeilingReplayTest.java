@@ -89,7 +89,7 @@ class CostCeilingReplayTest {
   void aSixteenCorePeerOnACpuHalfAgainAsFastAtAThirdLoadReadsADownloadCeilingAboveTheReferenceUploadHeldAtTheKnee()
       throws Exception {
     // A third of what a 1.5x faster CPU carries: 0.3 x 1.5 x 20 Gbps = 9 Gbps download on 4.8 of 16 cores.
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 16).line(100_000, 1500);
+    peer = ReplayPeer.kernel(16).line(100_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(9, 0.3, 1280, ReplayPeer.busy(16, 0.3), 4.8));
     int port = start(Files.createDirectories(dir.resolve("state")));
     Map<String, Object> s = untilCost(port);
@@ -119,7 +119,7 @@ class CostCeilingReplayTest {
   @Test
   void aSixteenCorePeerOnACpuSixTenthsAsFastReadsBothCeilingsBelowTheReference() throws Exception {
     // A third of what a 0.6x CPU carries: 0.3 x 0.6 x 20 Gbps = 3.6 Gbps download on 4.8 of 16 cores.
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 16).line(100_000, 1500);
+    peer = ReplayPeer.kernel(16).line(100_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(3.6, 0.1, 1280, ReplayPeer.busy(16, 0.3), 4.8));
     Path state = Files.createDirectories(dir.resolve("state"));
     int port = start(state);
@@ -145,7 +145,7 @@ class CostCeilingReplayTest {
       throws Exception {
     // Each packet costs the same whatever its size: 2 cores for 4 Gbps of 1280-byte packets, and for the same
     // packet rate of 200-byte ones.
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(100_000, 1500);
+    peer = ReplayPeer.kernel(8).line(100_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(4, 0.1, 1280, ReplayPeer.busy(8, 0.25), 2));
     int port = start(Files.createDirectories(dir.resolve("state")));
     Map<String, Object> bulk = verdict(untilCost(port), Direction.DOWNLOAD);

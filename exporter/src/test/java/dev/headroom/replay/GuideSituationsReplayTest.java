@@ -150,7 +150,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void sixteenCoreKernelPeerFillingTenGigabitDownloadIsLinkBoundAndWantsABiggerInterface() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 16).line(10_000, 1500);
+    peer = ReplayPeer.kernel(16).line(10_000, 1500);
     // 9.5 Gbps on the wire: the tunnel's 8.98 Gbps plus its headers.
     Seen s = replay(ReplayPeer.Load.tunnel(8.98, 0.2, 1280, ReplayPeer.busy(16, 0.35), 5),
         Expect.of("link_bound", "link_full", "headroom", "room", "bigger_interface/download/link_full_cpu_room"));
@@ -159,7 +159,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void thirtyTwoCoreKernelPeerAtFourteenAndAHalfGbpsUploadWithEightBusyCoresIsBoundAtTheKneeAndScalesOut() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 32).line(100_000, 1500);
+    peer = ReplayPeer.kernel(32).line(100_000, 1500);
     Seen s = replay(ReplayPeer.Load.tunnel(0.4, 14.5, 1280, busy(32, 0.04, 8, 0.97), 7.5),
         Expect.of("headroom", "room", "cpu_bound", "at_ceiling", "scale_out/upload/past_knee"));
     assertEquals(15.0, s.number("verdict", "upload", "ceiling_gbps"), 1e-9, "the 32-core reference upload");
@@ -174,7 +174,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void fourCoreUserspacePeerAtSixAndAHalfGbpsEnablesKernelWireguardThenScalesOut() throws Exception {
-    peer = ReplayPeer.userspace(dir.resolve("tree"), 4).line(25_000, 1500);
+    peer = ReplayPeer.userspace(4).line(25_000, 1500);
     Seen s = replay(ReplayPeer.Load.tunnel(6.5, 0.2, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
         Expect.of("cpu_bound", "at_ceiling", "cpu_bound", "cpu_shared",
             "enable_kernel_wireguard/download/userspace_bound", "scale_out/download/userspace_bound"));
@@ -185,28 +185,28 @@ class GuideSituationsReplayTest {
 
   @Test
   void twoCoreMiniPcOnGigabitFullBothWaysIsLinkBoundBothWaysWithNoCpuAdvice() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 2).line(1_000, 1500);
+    peer = ReplayPeer.kernel(2).line(1_000, 1500);
     replay(ReplayPeer.Load.tunnel(0.895, 0.895, 1280, ReplayPeer.busy(2, 0.5), 0.9),
         Expect.of("link_bound", "link_full", "link_bound", "link_full", "bigger_interface/both/link_full_cpu_room"));
   }
 
   @Test
   void oneHeavyClientOnThirtyTwoCoresHoldsDownloadToOneTunnelButNotUpload() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 32).line(25_000, 1500);
+    peer = ReplayPeer.kernel(32).line(25_000, 1500);
     replay(ReplayPeer.Load.tunnel(3.0, 0.08, 1280, busy(32, 0.02, 1, 0.99), 0.97),
         Expect.of("single_tunnel_bound", "one_tunnel_core", "headroom", "room", "none/both/one_tunnel"));
   }
 
   @Test
   void awsJumboUnderlayServingInternetClientsIsNotToldToRaiseTheMtu() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 9001);
+    peer = ReplayPeer.kernel(8).line(25_000, 9001);
     replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, ReplayPeer.busy(8, 0.96), 7.4),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
   }
 
   @Test
   void theSamePeerOnAPathThatCarriesJumboEndToEndIsToldToRaiseTheMtu() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 9001);
+    peer = ReplayPeer.kernel(8).line(25_000, 9001);
     replay(ReplayPeer.Load.tunnel(12, 0.3, 1280, ReplayPeer.busy(8, 0.96), 7.4),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee",
             "raise_mtu/both/jumbo_path"),
@@ -237,7 +237,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void userspacePeerAtItsPlateauWithEveryUserOnAPrivateJumboPathIsToldToRaiseTheMtu() throws Exception {
-    peer = ReplayPeer.userspace(dir.resolve("tree"), 4).line(25_000, 9001);
+    peer = ReplayPeer.userspace(4).line(25_000, 9001);
     try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
         tunnels(new double[] {3.25, 3.25}, "10.0.0.2:51820", "10.0.0.3:51820"))) {
       replay(ReplayPeer.Load.tunnel(6.5, 0.65, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
@@ -250,7 +250,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void theSamePeerWithOneUserAcrossTheInternetKeepsTheDefaultMtu() throws Exception {
-    peer = ReplayPeer.userspace(dir.resolve("tree"), 4).line(25_000, 9001);
+    peer = ReplayPeer.userspace(4).line(25_000, 9001);
     try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
         tunnels(new double[] {3.25, 3.25}, "10.0.0.2:51820", "3.120.4.5:51820"))) {
       replay(ReplayPeer.Load.tunnel(6.5, 0.65, 1280, new double[] {0.99, 0.55, 0.45, 0.3}, 2.2),
@@ -262,7 +262,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void aTunnelAtTheCloudsSingleFlowCapIsSingleTunnelBound() throws Exception {
-    peer = ReplayPeer.userspace(dir.resolve("tree"), 8).line(25_000, 1500);
+    peer = ReplayPeer.userspace(8).line(25_000, 1500);
     try (var sock = dev.headroom.testing.FakeUapiSocket.start(dir.resolve("run"), "wt0",
         tunnels(new double[] {1.95, 0.5, 0.5}, "3.1.1.1:51820", "3.1.1.2:51820", "3.1.1.3:51820"))) {
       replay(ReplayPeer.Load.tunnel(2.95, 0.295, 1280, ReplayPeer.busy(8, 0.15), 1.2),
@@ -273,7 +273,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void sixtyFourCoresAtJumboMtuFillingOneHundredGigabitIsLinkBoundAndScalesOut() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 64).line(100_000, 9001).tunnelMtu(8920);
+    peer = ReplayPeer.kernel(64).line(100_000, 9001).tunnelMtu(8920);
     Seen s = replay(ReplayPeer.Load.tunnel(90, 1.5, 8920, ReplayPeer.busy(64, 0.6), 34),
         Expect.of("link_bound", "link_full", "headroom", "room", "scale_out/download/largest_nic"));
     assertEquals(95.0, s.number("verdict", "download", "ceiling_gbps"), 0.01, "31 Gbps x 95/31 at MTU 8920");
@@ -281,7 +281,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void aTwoAndAHalfCoreCgroupQuotaIsTheCoresTheCeilingAndSaturationUse() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500).cpuMax("250000 100000");
+    peer = ReplayPeer.kernel(8).line(25_000, 1500).cpuMax("250000 100000");
     // 2.4 busy cores of 8 online: 30 % on average, but 96 % of the 2.5 cores the quota allows.
     Seen s = replay(ReplayPeer.Load.tunnel(3, 0.1, 1280, ReplayPeer.busy(8, 0.3), 2.2),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
@@ -292,7 +292,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void fourCoreKernelPeerCarryingDownloadAndUploadOnASaturatedCpuHasNoRoomEitherWay() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 4).line(10_000, 1500);
+    peer = ReplayPeer.kernel(4).line(10_000, 1500);
     // 3.8 of 4 cores busy: 6.6 Gbps download and 0.93 Gbps upload, 6.6/7 + 0.93/4 = 1.18 of one CPU.
     Seen s = replay(ReplayPeer.Load.tunnel(6.6, 0.93, 1280, ReplayPeer.busy(4, 0.95), 3.0),
         Expect.of("cpu_bound", "cores_saturated", "cpu_bound", "cpu_shared", "scale_up/download/below_knee"));
@@ -308,7 +308,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void sixteenCorePeerAThirdBusyHasRoomBothWaysAndTheSpareTheModelGives() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 16).line(25_000, 1500);
+    peer = ReplayPeer.kernel(16).line(25_000, 1500);
     // A third of the 20 Gbps download and a quarter of the 15 Gbps upload ceiling: 7/12 of the CPU in use.
     Seen s = replay(ReplayPeer.Load.tunnel(20.0 / 3, 3.75, 1280, ReplayPeer.busy(16, 1.0 / 3), 2),
         Expect.of("headroom", "room", "headroom", "room", "none/both/room"));
@@ -333,7 +333,7 @@ class GuideSituationsReplayTest {
 
   @Test
   void aPeerWithoutATunnelReadsNoDatapathNotHeadroomWhateverItsCpuDoes() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 4).line(10_000, 1500).withoutTunnel();
+    peer = ReplayPeer.kernel(4).line(10_000, 1500).withoutTunnel();
     Seen s = replay(ReplayPeer.Load.tunnel(0, 0, 1280, ReplayPeer.busy(4, 0.97), 0),
         Expect.of("no_datapath", "no_datapath", "no_datapath", "no_datapath", "none/both/no_datapath"));
     Map<String, Double> m = Scrape.metrics(running.server().port());

@@ -21,8 +21,8 @@ import dev.headroom.judge.Observations;
 import dev.headroom.judge.ReferenceProfile;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.judge.Verdict;
+import dev.headroom.read.CpuSource;
 import dev.headroom.read.Datapath;
-import dev.headroom.read.ProcStatCpuSource;
 import dev.headroom.read.wg.NetbirdStatusParser;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.NetstackCollector;
@@ -81,7 +81,7 @@ class NetstackReplayTest {
 
   /** The userspace fixture peer with its tunnel interface gone: what a netstack peer looks like from sysfs. */
   private FixtureTree netstackPeer() {
-    FixtureTree t = FixtureTree.copy("userspace", dir.resolve("peer"));
+    FixtureTree t = ReplayPeer.tree("userspace");
     t.removeInterface("wt0");
     return t;
   }
@@ -111,7 +111,7 @@ class NetstackReplayTest {
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, 5 * S, 0, 5 * S, clock);
     Config settings = TestConfig.fixture(t.sys(), t.proc(), "--sample.peak-window=60s");
-    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
+    Sampler sampler = new Sampler(settings, CpuSource.forRoots(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
     Classifier classifier = new Classifier(Thresholds.defaults());
 
@@ -197,7 +197,7 @@ class NetstackReplayTest {
     NetstackCollector netstack = new NetstackCollector(() -> NetbirdStatusParser.parse(answers.removeFirst()),
         Runnable::run, S, 0, S, clock);
     Config settings = TestConfig.fixture(t.sys(), t.proc(), "--sample.peak-window=60s");
-    Sampler sampler = new Sampler(settings, new ProcStatCpuSource(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
+    Sampler sampler = new Sampler(settings, CpuSource.forRoots(t.sys(), t.proc()), clock, () -> 1_764_460_800_000L,
         Runnable::run, netstack);
     Classifier classifier = new Classifier(Thresholds.defaults());
     long sent = 0;

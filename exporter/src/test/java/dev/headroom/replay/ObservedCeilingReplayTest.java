@@ -108,7 +108,7 @@ class ObservedCeilingReplayTest {
   @Test
   void aPeerOnASlowerCpuSaturatingAtSixtyPercentOfTheReferenceIsReadAgainstWhatItCarries() throws Exception {
     double ref = referenceGbps();
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
+    peer = ReplayPeer.kernel(8).line(25_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(0.6 * ref, 0.1, 1280, ReplayPeer.busy(8, 0.97), 7.5));
     Path state = Files.createDirectories(dir.resolve("state"));
     int port = start(state);
@@ -154,7 +154,7 @@ class ObservedCeilingReplayTest {
   @Test
   void aPeerSustainingFortyPercentOverTheReferenceWithoutSaturatingReplacesIt() throws Exception {
     double ref = referenceGbps();
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
+    peer = ReplayPeer.kernel(8).line(25_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(1.4 * ref, 0.1, 1280, ReplayPeer.busy(8, 0.5), 4));
     int port = start(Files.createDirectories(dir.resolve("state")));
 
@@ -184,7 +184,7 @@ class ObservedCeilingReplayTest {
 
   @Test
   void aConfiguredCeilingThePeerBeatsIsKeptAndReported() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
+    peer = ReplayPeer.kernel(8).line(25_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(3.0, 0.1, 1280, ReplayPeer.busy(8, 0.5), 2));
     int port = start(Files.createDirectories(dir.resolve("state")), "--ceiling.download=2gbit");
     await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
@@ -200,7 +200,7 @@ class ObservedCeilingReplayTest {
 
   @Test
   void aCorruptStateFileIsRefusedWithOneLineAndLearningStartsOver() throws Exception {
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
+    peer = ReplayPeer.kernel(8).line(25_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(2, 0.1, 1280, ReplayPeer.busy(8, 0.3), 1));
     Path state = Files.createDirectories(dir.resolve("state"));
     Files.writeString(state.resolve(StateFile.NAME), "{\"format\":\"headroom-observed-ceilings-1\",\"shape\":{\"datap");
@@ -223,7 +223,7 @@ class ObservedCeilingReplayTest {
   @Test
   void aMissingStateDirectoryIsLoggedOnceAndLearningGoesOnInMemory() throws Exception {
     double ref = referenceGbps();
-    peer = ReplayPeer.kernel(dir.resolve("tree"), 8).line(25_000, 1500);
+    peer = ReplayPeer.kernel(8).line(25_000, 1500);
     peer.start(ReplayPeer.Load.tunnel(0.6 * ref, 0.1, 1280, ReplayPeer.busy(8, 0.97), 7.5));
     try (LogCapture log = LogCapture.start()) {
       int port = start(dir.resolve("no-such-dir"));

@@ -1,5 +1,7 @@
 package dev.headroom.replay;
 
+import dev.headroom.read.CpuSource;
+import dev.headroom.read.OshiCpuSource;
 import dev.headroom.testing.FixtureTree;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -14,7 +16,11 @@ import java.util.function.LongSupplier;
  * daemon's thread delays the reading, never a writer behind it (a writer thread on its own cadence would hand the
  * daemon counters as old as that thread's last run, a rate dip and then a spike no live peer shows).
  *
- * <p>Usage: {@code ReplayPeer p = ReplayPeer.kernel(dir, 32).line(100_000, 1500).start(load);
+ * <p>The daemon reads the per-core CPU through OSHI, as on a peer. OSHI takes its roots once per JVM, so every
+ * replayed peer is laid out afresh at one place ({@link #tree}), and the replay tests run in a JVM of their own
+ * (the {@code replay} execution in {@code exporter/pom.xml}).
+ *
+ * <p>Usage: {@code ReplayPeer p = ReplayPeer.kernel(32).line(100_000, 1500).start(load);
  * ServeCommand.start(config, ServeCommand.webConfig(config), () -> {}, p.clock());}
  */
 final class ReplayPeer implements AutoCloseable {
@@ -74,14 +80,31 @@ final class ReplayPeer implements AutoCloseable {
     writeCpu(new double[cores], 0);
   }
 
+  /** Where this JVM's replayed peers live: the one tree its OSHI reads. */
+  private static final Path ROOT = Path.of("target", "replay-peer").toAbsolutePath();
+
+  /**
+   * The fixture peer {@code fixture}, laid out afresh where this JVM's OSHI reads; fails unless OSHI reads it,
+   * so a replay never passes on the procfs parser instead of the reader a peer runs.
+   */
+  static FixtureTree tree(String fixture) {
+    FixtureTree.delete(ROOT);
+    FixtureTree t = FixtureTree.copy(fixture, ROOT);
+    if (!(CpuSource.forRoots(t.sys(), t.proc()) instanceof OshiCpuSource)) {
+      throw new IllegalStateException("OSHI reads another tree in this JVM than " + ROOT
+          + ": run the replay tests in a JVM of their own (mvn test runs them so)");
+    }
+    return t;
+  }
+
   /** A kernel WireGuard peer of {@code cores} cores, from the {@code kernel} fixture. */
-  static ReplayPeer kernel(Path dir, int cores) {
-    return new ReplayPeer(FixtureTree.copy("kernel", dir), cores, "311", 14);
+  static ReplayPeer kernel(int cores) {
+    return new ReplayPeer(tree("kernel"), cores, "311", 14);
   }
 
   /** A userspace (NetBird's wireguard-go) peer of {@code cores} cores, from the {@code userspace} fixture. */
-  static ReplayPeer userspace(Path dir, int cores) {
-    return new ReplayPeer(FixtureTree.copy("userspace", dir), cores, "4242", 13);
+  static ReplayPeer userspace(int cores) {
+    return new ReplayPeer(tree("userspace"), cores, "4242", 13);
   }
 
   FixtureTree tree() {

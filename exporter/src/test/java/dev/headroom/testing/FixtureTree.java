@@ -76,7 +76,7 @@ public final class FixtureTree {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    deleteTree(gone);
+    delete(gone);
   }
 
   /**
@@ -97,7 +97,7 @@ public final class FixtureTree {
       Path gone = root.resolve("gone-" + iface + "-" + System.nanoTime());
       Files.move(dir, gone, StandardCopyOption.ATOMIC_MOVE);
       Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
-      deleteTree(gone);
+      delete(gone);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -205,7 +205,8 @@ public final class FixtureTree {
     write(sys().resolve("devices/system/cpu/cpu" + cpu + "/online"), "1\n");
   }
 
-  private static void deleteTree(Path p) {
+  /** Deletes {@code p} and everything under it, if it exists. */
+  public static void delete(Path p) {
     if (!Files.exists(p)) {
       return;
     }
