@@ -84,16 +84,4 @@ public final class CeilingSelector {
       Map<Direction, ObservedCeiling> observed, CostModel.Estimate cost) {
     return Direction.each(d -> select(o, profile, config, observed, cost, d));
   }
-
-  /** Without a cost model: a profile, config, observed or reference ceiling. */
-  public static Ceiling select(Observation o, MeasuredProfile profile, ConfigCeilings config,
-      Map<Direction, ObservedCeiling> observed, Direction d) {
-    return select(o, profile, config, observed, CostModel.Estimate.NONE, d);
-  }
-
-  /** Without a cost model: a profile, config, observed or reference ceiling per direction. */
-  public static Map<Direction, Ceiling> selectBoth(Observation o, MeasuredProfile profile, ConfigCeilings config,
-      Map<Direction, ObservedCeiling> observed) {
-    return selectBoth(o, profile, config, observed, CostModel.Estimate.NONE);
-  }
 }

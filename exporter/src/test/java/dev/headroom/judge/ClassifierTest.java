@@ -35,7 +35,7 @@ class ClassifierTest {
 
   /** Judges one sample as the daemon does: the ceilings chosen for it from the profile and the configuration. */
   static Judgement judge(Classifier c, Observation o, MeasuredProfile profile, ConfigCeilings config) {
-    return c.observe(o, CeilingSelector.selectBoth(o, profile, config, Map.of()));
+    return c.observe(o, CeilingSelector.selectBoth(o, profile, config, Map.of(), CostModel.Estimate.NONE));
   }
 
   /** Judges one sample against the built-in reference ceilings. */

@@ -73,7 +73,7 @@ class ProfileSessionTest {
 
   /** A session without a CPU quota, at the default step settings. */
   private static ProfileSession session(Datapath datapath, int cores, int tunnelMtu) {
-    return new ProfileSession(datapath, cores, Double.NaN, tunnelMtu, ProfileSession.Settings.forInterval(1, 8));
+    return new ProfileSession(datapath, cores, Double.NaN, tunnelMtu, ProfileSession.Settings.forInterval(1, 8, Thresholds.defaults()));
   }
 
   @Test
@@ -121,7 +121,7 @@ class ProfileSessionTest {
     Path f = dir.resolve("ceiling.properties");
     ProfileFile.write(f, written);
     Observation o = Observation.builder(Datapath.KERNEL, 4).build();
-    Ceiling c = CeilingSelector.select(o, ProfileFile.read(f), ConfigCeilings.NONE, Map.of(), DOWNLOAD);
+    Ceiling c = CeilingSelector.select(o, ProfileFile.read(f), ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE, DOWNLOAD);
     assertEquals(CeilingSource.PROFILE, c.source());
     assertEquals(down.bytesPerSecond(), c.bytesPerSecond(), 1.0);
   }
@@ -175,7 +175,7 @@ class ProfileSessionTest {
   @Test
   void aCpuQuotaMakesFewerCoresTheWholePeer() {
     double[] busy = {0.6, 0.6, 0.6, 0.6, 0.1, 0.0, 0.0, 0.0}; // 2.5 cores of work
-    Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.forInterval(1, 8)));
+    Peer quota = new Peer(new ProfileSession(Datapath.KERNEL, 8, 2.5, 1280, ProfileSession.Settings.forInterval(1, 8, Thresholds.defaults())));
     quota.busy = busy;
     quota.step(1, 0.01).step(1, 0.01).step(1, 0.01);
     assertEquals(Cause.CORES_SATURATED, quota.session.result(DOWNLOAD).limit(), said(quota.session, DOWNLOAD));
@@ -251,7 +251,7 @@ class ProfileSessionTest {
   @Test
   void runningOutOfStepsWhileStillRisingWritesNothingAndSaysToAddLoad() {
     ProfileSession s = new ProfileSession(Datapath.KERNEL, 8, Double.NaN, 1280,
-        ProfileSession.Settings.forInterval(1, 4));
+        ProfileSession.Settings.forInterval(1, 4, Thresholds.defaults()));
     Peer p = new Peer(s);
     p.step(1, 0).step(2, 0).step(3, 0).step(4, 0);
     assertEquals(ProfileSession.Phase.OUT_OF_STEPS, s.phase());

@@ -14,6 +14,7 @@ import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.CeilingSource;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.Observation;
@@ -146,7 +147,7 @@ class NetstackReplayTest {
       }
       s = sampler.sample();
       Observation o = Observations.from(s, Double.NaN, false);
-      j = classifier.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
+      j = classifier.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
       if (sec < 5) {
         assertEquals(0, s.throughput(Direction.DOWNLOAD), "only a baseline before the second answer");
       }
@@ -213,7 +214,7 @@ class NetstackReplayTest {
       sent += 400_000_000; // 3.2 Gbit/s over 8 tunnels: near the 3.4 Gbit/s netstack reference for 4 cores
       answers.add(NetbirdJson.netstack(peers(sent)));
       Observation o = Observations.from(sampler.sample(), Double.NaN, false);
-      j = classifier.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
+      j = classifier.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
     }
     assertEquals(Verdict.CPU_BOUND, j.of(Direction.DOWNLOAD).verdict(), j.toString());
     List<Advice> advice = j.advice().stream().map(AdviceItem::advice).toList();

@@ -11,6 +11,7 @@ import dev.headroom.judge.AdviceItem;
 import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Observation;
 import dev.headroom.judge.ReferenceProfile;
@@ -31,7 +32,7 @@ class ExplainerTest {
     Classifier c = new Classifier(Thresholds.defaults());
     Judgement j = null;
     for (int i = 0; i < 3; i++) {
-      j = c.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
+      j = c.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
     }
     return j;
   }

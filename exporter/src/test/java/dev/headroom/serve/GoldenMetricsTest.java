@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Observations;
 import dev.headroom.judge.Thresholds;
@@ -137,7 +138,7 @@ class GoldenMetricsTest {
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
     Observation o = Observations.from(s, Double.NaN, false);
-    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
+    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
     return new Published(s, j, null,
         SamplerTiming.NONE, Learned.NONE);
   }

@@ -50,7 +50,7 @@ public class CostBench {
   /** The ceilings as every sample chose them before the cost model: profile, config, observed, reference. */
   @Benchmark
   public Object ceilingsWithoutCost() {
-    return CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of());
+    return CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE);
   }
 
   /** One sample's cost model work and the ceilings chosen with it. */

@@ -3,6 +3,7 @@ package dev.headroom.bench;
 import dev.headroom.judge.CeilingSelector;
 import dev.headroom.judge.Classifier;
 import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.Observation;
@@ -82,7 +83,7 @@ public class ScrapeBench {
     clock.addAndGet(1_000_000_000L);
     Sample s = sampler.sample();
     Observation o = Observations.from(s, Double.NaN, false);
-    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of()));
+    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
     Published p = new Published(s, j, null,
         SamplerTiming.NONE, Learned.NONE);
     HeadroomMetrics.ExporterInfo info = new HeadroomMetrics.ExporterInfo("bench", "dc-east", "eu-west", "wt0", 0.9);
