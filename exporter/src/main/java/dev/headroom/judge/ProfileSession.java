@@ -31,7 +31,7 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Usage:
  * <pre>{@code
- * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.forInterval(1, 8));
+ * ProfileSession s = new ProfileSession(Datapath.KERNEL, 16, Double.NaN, 1280, ProfileSession.Settings.forInterval(1, 8, Thresholds.defaults()));
  * s.beginStep(t0);                       // client 1 started
  * s.add(new ProfileSession.Interval(t, new PerDirection<>(down, up), packets, coreBusy, new PerDirection<>(txUtil, rxUtil), allowedBusy, user, system, softirq));
  * if (s.phase() == ProfileSession.Phase.STEP_MEASURED) s.beginStep(t);   // client 2 started
@@ -99,11 +99,6 @@ public final class ProfileSession {
     /** 5 s settle and 10 s measured per step at a 1 s interval, scaled with it; 5 % gain, 2 flat steps. */
     public static Settings forInterval(double intervalSeconds, int maxSteps, Thresholds thresholds) {
       return new Settings(5 * intervalSeconds, 10 * intervalSeconds, 3, 0.05, 2, maxSteps, thresholds);
-    }
-
-    /** The same with the daemon's default thresholds. */
-    public static Settings forInterval(double intervalSeconds, int maxSteps) {
-      return forInterval(intervalSeconds, maxSteps, Thresholds.defaults());
     }
   }
 
