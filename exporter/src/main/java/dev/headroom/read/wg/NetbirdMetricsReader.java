@@ -151,12 +151,6 @@ public final class NetbirdMetricsReader {
     return problems.last();
   }
 
-  /** The endpoint this reader asks. */
-  public URI uri() {
-    return uri;
-  }
-
-
   /** The body's non-blank lines on one line, at most 200 characters. */
   private static String summary(String body) {
     String t = String.join(" ", body.lines().map(String::strip).filter(l -> !l.isEmpty()).toList());
