@@ -1,7 +1,6 @@
 package dev.headroom.read.wg;
 
 import java.util.List;
-import java.util.OptionalDouble;
 
 /**
  * What NetBird's opt-in local metrics endpoint ({@code netbird up --enable-local-metrics}, by default
@@ -11,7 +10,7 @@ import java.util.OptionalDouble;
  * <p>Two differences from {@code netbird status --json}, both NetBird's (collector in
  * {@code client/internal/localmetrics/localmetrics.go}): latency is only reported for P2P peers (a relayed
  * peer gets no series), and every connected peer is either P2P or relayed (NetBird decides by its
- * {@code Relayed} flag alone), so {@link #connectedUnknownType()} is 0 unless a later NetBird adds a
+ * {@code Relayed} flag alone), so {@link NetbirdStatus#connectedUnknownType()} is 0 unless a later NetBird adds a
  * {@code connection_type} value headroom does not know.
  *
  * <p>Usage: {@code metrics.relayed() > 0 ? "some peers relayed" : "all direct"}
@@ -46,23 +45,8 @@ public record NetbirdMetrics(
     latencies = List.copyOf(latencies);
   }
 
-  /** Connected peers whose connection type is neither P2P nor relayed. */
-  public int connectedUnknownType() {
-    return Math.max(0, peersConnected - p2p - relayed);
-  }
-
   /** The reported latencies alone, as {@link NetbirdStatus#latencySeconds()} has them. */
   public List<Double> latencySeconds() {
     return latencies.stream().map(PeerLatency::seconds).toList();
-  }
-
-  /** Mean of the reported latencies; empty when none was reported. */
-  public OptionalDouble latencyMeanSeconds() {
-    return latencies.stream().mapToDouble(PeerLatency::seconds).average();
-  }
-
-  /** Highest reported latency; empty when none was reported. */
-  public OptionalDouble latencyMaxSeconds() {
-    return latencies.stream().mapToDouble(PeerLatency::seconds).max();
   }
 }

@@ -30,15 +30,15 @@ class NetbirdMetricsParserTest {
     assertEquals(6, m.peersConnected());
     assertEquals(4, m.p2p());
     assertEquals(2, m.relayed());
-    assertEquals(0, m.connectedUnknownType());
+    assertEquals(0, NetbirdStatus.of(m).connectedUnknownType());
     // Sorted by peer, as promhttp writes them; the fourth P2P peer has no latency yet and no series.
     assertEquals(List.of(
         new NetbirdMetrics.PeerLatency("build-runner-02.netbird.cloud", 0.004211873),
         new NetbirdMetrics.PeerLatency("laptop-anna.netbird.cloud", 0.018734512),
         new NetbirdMetrics.PeerLatency("office-nas.netbird.cloud", 0.041093377)), m.latencies());
     assertEquals(List.of(0.004211873, 0.018734512, 0.041093377), m.latencySeconds());
-    assertEquals(0.041093377, m.latencyMaxSeconds().getAsDouble(), 1e-12);
-    assertEquals((0.004211873 + 0.018734512 + 0.041093377) / 3, m.latencyMeanSeconds().getAsDouble(), 1e-12);
+    assertEquals(0.041093377, NetbirdStatus.of(m).latencyMaxSeconds().getAsDouble(), 1e-12);
+    assertEquals((0.004211873 + 0.018734512 + 0.041093377) / 3, NetbirdStatus.of(m).latencyMeanSeconds().getAsDouble(), 1e-12);
     assertTrue(m.managementConnected());
     assertTrue(m.signalConnected());
   }
@@ -75,8 +75,8 @@ class NetbirdMetricsParserTest {
     assertEquals(3, m.peersTotal());
     assertEquals(0, m.peersConnected());
     assertEquals(List.of(), m.latencies());
-    assertFalse(m.latencyMeanSeconds().isPresent());
-    assertFalse(m.latencyMaxSeconds().isPresent());
+    assertFalse(NetbirdStatus.of(m).latencyMeanSeconds().isPresent());
+    assertFalse(NetbirdStatus.of(m).latencyMaxSeconds().isPresent());
     assertFalse(m.managementConnected());
     assertFalse(m.signalConnected());
   }
@@ -111,7 +111,7 @@ class NetbirdMetricsParserTest {
     assertEquals(4, m.peersConnected());
     assertEquals(1, m.p2p());
     assertEquals(1, m.relayed());
-    assertEquals(2, m.connectedUnknownType());
+    assertEquals(2, NetbirdStatus.of(m).connectedUnknownType());
     assertEquals(List.of(new NetbirdMetrics.PeerLatency("a.netbird.cloud", 0.02)), m.latencies());
     assertFalse(m.managementConnected()); // not said: false
   }
