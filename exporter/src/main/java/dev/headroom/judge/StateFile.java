@@ -45,11 +45,6 @@ public final class StateFile {
       ceilings = java.util.Collections.unmodifiableMap(m);
       cost = cost == null ? CostModel.Sums.EMPTY : cost;
     }
-
-    /** Observed ceilings with no cost learned. */
-    public Contents(PeerShape shape, Map<Direction, ObservedCeiling> ceilings) {
-      this(shape, ceilings, CostModel.Sums.EMPTY);
-    }
   }
 
   /** The file's contents; empty when there is no file. */
