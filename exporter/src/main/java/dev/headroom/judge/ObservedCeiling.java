@@ -49,11 +49,6 @@ public record ObservedCeiling(double bytesPerSecond, Instant learnedAt, double e
     }
   }
 
-  /** A ceiling whose packet size was not recorded. */
-  public ObservedCeiling(double bytesPerSecond, Instant learnedAt, double episodeSeconds, From from) {
-    this(bytesPerSecond, learnedAt, episodeSeconds, from, Double.NaN);
-  }
-
   /** As the ceiling in use, with this as its basis. */
   public Ceiling ceiling() {
     return new Ceiling(bytesPerSecond, CeilingSource.OBSERVED, false, new Ceiling.Observed(this), Optional.empty());

@@ -25,9 +25,9 @@ class StateFileTest {
   private static StateFile.Contents contents() {
     return new StateFile.Contents(SHAPE, Map.of(
         DOWNLOAD, new ObservedCeiling(79_375_000.5, Instant.parse("2026-12-01T20:41:07Z"), 192.0,
-            ObservedCeiling.From.CPU_SATURATED),
+            ObservedCeiling.From.CPU_SATURATED, Double.NaN),
         UPLOAD, new ObservedCeiling(50_000_000, Instant.parse("2026-12-01T21:00:00Z"), 180.5,
-            ObservedCeiling.From.BEAT_CEILING)));
+            ObservedCeiling.From.BEAT_CEILING, Double.NaN)), CostModel.Sums.EMPTY);
   }
 
   @Test
@@ -46,8 +46,8 @@ class StateFileTest {
   void aWriteReplacesTheFileWholeAndLeavesNoTemporaryFile() throws IOException {
     Path f = dir.resolve(StateFile.NAME);
     Files.writeString(f, "x".repeat(10_000));
-    StateFile.write(f, new StateFile.Contents(SHAPE, Map.of()));
-    assertEquals(new StateFile.Contents(SHAPE, Map.of()), StateFile.read(f).orElseThrow());
+    StateFile.write(f, new StateFile.Contents(SHAPE, Map.of(), CostModel.Sums.EMPTY));
+    assertEquals(new StateFile.Contents(SHAPE, Map.of(), CostModel.Sums.EMPTY), StateFile.read(f).orElseThrow());
     try (var files = Files.list(dir)) {
       assertEquals(java.util.List.of(f), files.toList(), "only the state file: the temporary one was renamed");
     }
@@ -60,7 +60,7 @@ class StateFileTest {
     // The temporary file's name taken by a directory: the write fails before the rename.
     Files.createDirectory(dir.resolve(StateFile.NAME + ".tmp"));
     Files.writeString(dir.resolve(StateFile.NAME + ".tmp").resolve("x"), "x");
-    assertThrows(IOException.class, () -> StateFile.write(f, new StateFile.Contents(SHAPE, Map.of())));
+    assertThrows(IOException.class, () -> StateFile.write(f, new StateFile.Contents(SHAPE, Map.of(), CostModel.Sums.EMPTY)));
     assertEquals(contents(), StateFile.read(f).orElseThrow());
   }
 
@@ -96,7 +96,7 @@ class StateFileTest {
   @Test
   void aFileWithoutAnyObservedCeilingHoldsTheShapeOnly() throws IOException {
     Path f = dir.resolve(StateFile.NAME);
-    StateFile.write(f, new StateFile.Contents(SHAPE, Map.of()));
+    StateFile.write(f, new StateFile.Contents(SHAPE, Map.of(), CostModel.Sums.EMPTY));
     StateFile.Contents c = StateFile.read(f).orElseThrow();
     assertEquals(SHAPE, c.shape());
     assertFalse(c.ceilings().containsKey(DOWNLOAD));
