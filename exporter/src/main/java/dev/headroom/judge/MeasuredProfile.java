@@ -32,13 +32,6 @@ public record MeasuredProfile(PerDirection<Measured> directions, int cores, Data
    */
   public record Measured(OptionalDouble bytesPerSecond, Cause limit, double packetBytes) {}
 
-  /** A profile whose packet sizes were not recorded. */
-  public MeasuredProfile(OptionalDouble downloadBytesPerSecond, Cause downloadLimit, OptionalDouble uploadBytesPerSecond,
-      Cause uploadLimit, int cores, Datapath datapath, int tunnelMtu, Instant measuredAt) {
-    this(new PerDirection<>(new Measured(downloadBytesPerSecond, downloadLimit, Double.NaN),
-        new Measured(uploadBytesPerSecond, uploadLimit, Double.NaN)), cores, datapath, tunnelMtu, measuredAt);
-  }
-
   public MeasuredProfile {
     if (cores < 1) {
       throw new IllegalArgumentException("cores must be >= 1, got " + cores);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class CeilingSelectorTest {
   private final Observation kernel16 = Observation.builder(Datapath.KERNEL, 16).build();
-  private final MeasuredProfile profile16 = new MeasuredProfile(OptionalDouble.of(2.0e9), Cause.CORES_SATURATED,
+  private final MeasuredProfile profile16 = MeasuredProfiles.withoutPacketSizes(OptionalDouble.of(2.0e9), Cause.CORES_SATURATED,
       OptionalDouble.empty(), Cause.ROOM, 16, Datapath.KERNEL, 1280, Instant.parse("2026-11-01T00:00:00Z"));
   private final ConfigCeilings config = new ConfigCeilings(OptionalDouble.of(1.0e9), OptionalDouble.of(5.0e8));
 
@@ -36,7 +36,7 @@ class CeilingSelectorTest {
 
   @Test
   void aProfileStoppedByOneTunnelIsNotThePeersCeiling() {
-    MeasuredProfile oneTunnel = new MeasuredProfile(OptionalDouble.of(3.0e8), Cause.ONE_TUNNEL_CORE,
+    MeasuredProfile oneTunnel = MeasuredProfiles.withoutPacketSizes(OptionalDouble.of(3.0e8), Cause.ONE_TUNNEL_CORE,
         OptionalDouble.empty(), Cause.ROOM, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
     Ceiling c = CeilingSelector.select(kernel16, oneTunnel, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE, DOWNLOAD);
     assertEquals(CeilingSource.REFERENCE, c.source());

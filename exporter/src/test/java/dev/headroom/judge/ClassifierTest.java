@@ -313,7 +313,7 @@ class ClassifierTest {
 
   @Test
   void aMatchingProfileSetsTheCeilingAndCanBeReplaced() {
-    MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(2 * GBPS),
+    MeasuredProfile p = MeasuredProfiles.withoutPacketSizes(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(2 * GBPS),
         Cause.CORES_SATURATED, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
     Classifier c = classifier();
     Observation o = kernel(16).throughput(2 * GBPS, GBPS).coreBusy(cores(16, 0.2)).build();
@@ -412,7 +412,7 @@ class ClassifierTest {
 
   @Test
   void atNinetyFivePercentOfAnyCeilingSourceTheAdviceIsNeverNone() {
-    MeasuredProfile cpuProfile = new MeasuredProfile(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED,
+    MeasuredProfile cpuProfile = MeasuredProfiles.withoutPacketSizes(OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED,
         OptionalDouble.of(4 * GBPS), Cause.CORES_SATURATED, 16, Datapath.KERNEL, 1280, Instant.EPOCH);
     ConfigCeilings configured = new ConfigCeilings(OptionalDouble.of(4 * GBPS), OptionalDouble.of(4 * GBPS));
     for (Datapath dp : new Datapath[] {Datapath.KERNEL, Datapath.USERSPACE}) {

@@ -67,7 +67,7 @@ class ProfileFileTest {
 
   @Test
   void aLimitIsWrittenInTheDaemonsWordsAndTheOlderWordsStillRead() throws IOException {
-    MeasuredProfile p = new MeasuredProfile(OptionalDouble.of(2.5e9), Cause.CORES_SATURATED, OptionalDouble.of(1e9),
+    MeasuredProfile p = MeasuredProfiles.withoutPacketSizes(OptionalDouble.of(2.5e9), Cause.CORES_SATURATED, OptionalDouble.of(1e9),
         Cause.ONE_TUNNEL_CORE, 16, Datapath.KERNEL, 1280, Instant.parse("2026-01-02T03:04:05Z"));
     Path f = dir.resolve("ceiling.properties");
     ProfileFile.write(f, p);
@@ -79,7 +79,7 @@ class ProfileFileTest {
 
   @Test
   void writeThenReadGivesTheSameProfileAndAMissingDirectionStaysMissing() throws IOException {
-    MeasuredProfile p = new MeasuredProfile(OptionalDouble.empty(), Cause.ROOM, OptionalDouble.of(4.0e8),
+    MeasuredProfile p = MeasuredProfiles.withoutPacketSizes(OptionalDouble.empty(), Cause.ROOM, OptionalDouble.of(4.0e8),
         Cause.CORES_SATURATED, 2, Datapath.USERSPACE, 1280, Instant.parse("2026-01-02T03:04:05Z"));
     Path f = dir.resolve("sub/dir/ceiling.properties");
     ProfileFile.write(f, p);

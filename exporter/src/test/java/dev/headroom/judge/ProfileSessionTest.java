@@ -139,13 +139,13 @@ class ProfileSessionTest {
     MeasuredProfile now = p.session.toProfile(Instant.EPOCH).orElseThrow();
     assertTrue(now.ceiling(UPLOAD).isEmpty());
 
-    MeasuredProfile earlier = new MeasuredProfile(OptionalDouble.of(1.0 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(1.4 * GBPS),
+    MeasuredProfile earlier = MeasuredProfiles.withoutPacketSizes(OptionalDouble.of(1.0 * GBPS), Cause.CORES_SATURATED, OptionalDouble.of(1.4 * GBPS),
         Cause.LINK_FULL, 4, Datapath.KERNEL, 1280, Instant.EPOCH);
     MeasuredProfile merged = now.keepingFrom(earlier);
     assertEquals(1.4 * GBPS, merged.ceiling(UPLOAD).getAsDouble(), 1e-6, "the undriven direction keeps its ceiling");
     assertEquals(Cause.LINK_FULL, merged.limit(UPLOAD));
     assertEquals(now.ceiling(DOWNLOAD), merged.ceiling(DOWNLOAD), "the driven direction is the new measurement");
-    MeasuredProfile otherMachine = new MeasuredProfile(OptionalDouble.empty(), Cause.ROOM,
+    MeasuredProfile otherMachine = MeasuredProfiles.withoutPacketSizes(OptionalDouble.empty(), Cause.ROOM,
         OptionalDouble.of(1.4 * GBPS), Cause.LINK_FULL, 8, Datapath.KERNEL, 1280, Instant.EPOCH);
     assertTrue(now.keepingFrom(otherMachine).ceiling(UPLOAD).isEmpty(), "another core count is another machine");
   }
