@@ -21,17 +21,13 @@ import java.util.List;
  * @param relayed connected peers with {@code connection_type="relay"}
  * @param latencies the measured latency of each P2P peer that has one ({@code netbird_peer_latency_seconds}),
  *     in the endpoint's order (by peer name)
- * @param managementConnected {@code netbird_management_connected} is 1 (false when the endpoint does not say)
- * @param signalConnected {@code netbird_signal_connected} is 1 (false when the endpoint does not say)
  */
 public record NetbirdMetrics(
     int peersTotal,
     int peersConnected,
     int p2p,
     int relayed,
-    List<PeerLatency> latencies,
-    boolean managementConnected,
-    boolean signalConnected) {
+    List<PeerLatency> latencies) {
 
   /**
    * One P2P peer's round-trip latency.

@@ -18,10 +18,10 @@ import java.util.regex.Pattern;
  *   <li>{@code netbird_peers}: peers known, connected or not;
  *   <li>{@code netbird_peers_connected{connection_type="p2p"|"relay"}}: connected peers by type, both always
  *       present (0 when none);
- *   <li>{@code netbird_peer_latency_seconds{peer="<fqdn>"}}: one series per P2P peer with a latency above 0;
- *   <li>{@code netbird_management_connected}, {@code netbird_signal_connected}: 1 or 0.
+ *   <li>{@code netbird_peer_latency_seconds{peer="<fqdn>"}}: one series per P2P peer with a latency above 0.
  * </ul>
- * The same page carries histograms of connection setup, sync and login durations
+ * The same page carries {@code netbird_management_connected}, {@code netbird_signal_connected} (1 or 0), and
+ * histograms of connection setup, sync and login durations
  * ({@code netbird_peer_connection_stage_duration_seconds}, {@code netbird_sync_duration_seconds},
  * {@code netbird_sync_phase_duration_seconds}, {@code netbird_login_duration_seconds}); their lines, and any
  * other family, are checked for syntax and otherwise ignored.
@@ -36,8 +36,6 @@ public final class NetbirdMetricsParser {
   static final String PEERS = "netbird_peers";
   static final String PEERS_CONNECTED = "netbird_peers_connected";
   static final String PEER_LATENCY = "netbird_peer_latency_seconds";
-  static final String MANAGEMENT_CONNECTED = "netbird_management_connected";
-  static final String SIGNAL_CONNECTED = "netbird_signal_connected";
 
   /** What Go's ParseFloat takes and Prometheus writes, bar the special values handled separately. */
   private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
@@ -60,8 +58,6 @@ public final class NetbirdMetricsParser {
     int relayed = 0;
     Set<String> typesSeen = new HashSet<>();
     List<NetbirdMetrics.PeerLatency> latencies = new ArrayList<>();
-    boolean management = false;
-    boolean signal = false;
 
     List<String> lines = text.lines().toList();
     for (int i = 0; i < lines.size(); i++) {
@@ -104,8 +100,6 @@ public final class NetbirdMetricsParser {
             latencies.add(new NetbirdMetrics.PeerLatency(s.labels().getOrDefault("peer", ""), s.value()));
           }
         }
-        case MANAGEMENT_CONNECTED -> management = s.value() == 1;
-        case SIGNAL_CONNECTED -> signal = s.value() == 1;
         default -> {
           // the histograms and anything a later NetBird adds
         }
@@ -118,8 +112,7 @@ public final class NetbirdMetricsParser {
     if (connected > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(PEERS_CONNECTED + " adds up to " + connected + ", too many peers");
     }
-    return new NetbirdMetrics(total == null ? 0 : total, (int) connected, p2p, relayed, latencies, management,
-        signal);
+    return new NetbirdMetrics(total == null ? 0 : total, (int) connected, p2p, relayed, latencies);
   }
 
   /** A peer count: NetBird writes {@code float64(n)}, so anything but a whole number {@code >= 0} is not one. */
