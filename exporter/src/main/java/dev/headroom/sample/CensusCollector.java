@@ -125,11 +125,11 @@ public final class CensusCollector {
    * time NetBird read its counters, so each tunnel's rate spans two answers exactly. Skipped while a census runs
    * (the next answer comes one status interval later). Sampling thread only.
    */
-  public void offer(List<PeerTransfer> peers, long atNanos, long wallMillis) {
+  public void offer(NetbirdStatus status, long atNanos, long wallMillis) {
     if (taken && atNanos <= takenAt || !running.compareAndSet(false, true)) {
       return;
     }
-    start(atNanos, () -> take(peers, atNanos, wallMillis));
+    start(atNanos, () -> take(status, atNanos, wallMillis));
   }
 
   /** Starts a census taken at {@code atNanos} on the executor, once {@code running} is set. */
@@ -170,11 +170,10 @@ public final class CensusCollector {
   }
 
   /** A census of tunnels handed over (netstack), on the census task. */
-  private void take(List<PeerTransfer> peers, long nowNanos, long wallMillis) {
+  private void take(NetbirdStatus status, long nowNanos, long wallMillis) {
     try {
-      Map<String, PeerTransfer> listed = new java.util.HashMap<>();
-      peers.forEach(p -> listed.putIfAbsent(p.hexKey(), p));
-      latest.set(census(peers.stream().map(PeerTransfer::toTunnelPeer).toList(), nowNanos, wallMillis, listed));
+      List<TunnelPeer> peers = status.transfers().stream().map(PeerTransfer::toTunnelPeer).toList();
+      latest.set(census(peers, nowNanos, wallMillis, status.byKey()));
     } catch (RuntimeException e) {
       failed(e.toString());
     } finally {

@@ -106,7 +106,7 @@ public final class Sampler {
     if (census != null && viaNetbird && ns.answers() != netstackAnswersSeen) {
       // Netstack: the census reads the tunnels NetBird just listed, at the time NetBird read them.
       netstackAnswersSeen = ns.answers();
-      census.offer(ns.status().transfers(), ns.answerAtNanos(), wall - (start - ns.answerAtNanos()) / 1_000_000);
+      census.offer(ns.status(), ns.answerAtNanos(), wall - (start - ns.answerAtNanos()) / 1_000_000);
     }
     CensusState cs = census == null ? null : census.collect(datapath, start, wall, t.restarted(),
         netstack == null ? null : netstack.lastStatus());
