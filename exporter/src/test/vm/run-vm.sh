@@ -62,7 +62,7 @@ started=$SECONDS
 echo "vm: kernel and initramfs ready after $((SECONDS - started)) s" >&2
 
 # The host's steal, judged as the wireguard-go lab judges it (lab/steal.py: thresholds and the quiet wait).
-STEAL="python3 $VM_DIR/../lab/steal.py"
+steal() { python3 "$VM_DIR/../lab/steal.py" "$@"; }
 
 # boot_once NAME INIT LIMIT SCENARIOS [UNIT]: one guest; sets b_passed and b_failed from its report (a guest
 # that gave no report fails all its scenarios and shows the console's last lines).
@@ -98,21 +98,21 @@ boot_once() {
 # one. The counts are the second boot's; both reports are printed.
 boot() {
   local t0=$SECONDS s0 s1 took spare=600
-  s0=$($STEAL ticks)
+  s0=$(steal ticks)
   boot_once "$@"
-  s1=$($STEAL ticks) took=$((SECONDS - t0))
-  echo "vm: $1 boot: host steal $($STEAL share "$s0" "$s1") % over it" >&2
-  if ((b_failed > 0)) && $STEAL again "$s0" "$s1"; then
+  s1=$(steal ticks) took=$((SECONDS - t0))
+  echo "vm: $1 boot: host steal $(steal share "$s0" "$s1") % over it" >&2
+  if ((b_failed > 0)) && steal again "$s0" "$s1"; then
     [[ -n ${HEADROOM_TEST_DEADLINE:-} ]] && spare=$((HEADROOM_TEST_DEADLINE - $(date +%s) - took))
     if ((spare <= 0)); then
       echo "vm: $1: $b_failed failed under steal; no time left to boot it again" >&2
     else
       echo "vm: $1: $b_failed failed under steal: booting it again once the host is quiet" >&2
-      $STEAL wait "$spare" || echo "vm: $1: the host is still not quiet: booting it now" >&2
-      echo "== $1 boot again (the first had $($STEAL share "$s0" "$s1") % steal and $b_failed failed)"
-      s0=$($STEAL ticks)
+      steal wait "$spare" || echo "vm: $1: the host is still not quiet: booting it now" >&2
+      echo "== $1 boot again (the first had $(steal share "$s0" "$s1") % steal and $b_failed failed)"
+      s0=$(steal ticks)
       boot_once "$@"
-      echo "vm: $1 boot again: host steal $($STEAL share "$s0" "$($STEAL ticks)") % over it" >&2
+      echo "vm: $1 boot again: host steal $(steal share "$s0" "$(steal ticks)") % over it" >&2
     fi
   fi
   passed=$((passed + b_passed)) failed=$((failed + b_failed))
