@@ -96,8 +96,8 @@ public final class NetbirdMetricsReader {
    *
    * <p>Read with {@link HttpURLConnection}, not {@code java.net.http.HttpClient}: a plain-HTTP GET to this host
    * needs neither HTTP/2 nor TLS, and that client sets up both when it is built, TLS's default context and trust
-   * store included: 9.5 MiB of the daemon's steady RSS on every peer, NetBird's endpoint enabled or not
-   * ({@code compare.sh}: 80.1 against 70.6 MiB).
+   * store included, which every peer would pay in steady RSS, NetBird's endpoint enabled or not (the figure is in
+   * docs/benchmarks.md).
    */
   public Optional<NetbirdMetrics> read() {
     int status;
@@ -106,8 +106,9 @@ public final class NetbirdMetricsReader {
       // No proxy: the endpoint is on this host (or one reached directly), and a proxy from the environment must
       // not see it. No redirects: an answer other than the page is a problem to report.
       HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection(Proxy.NO_PROXY);
-      c.setConnectTimeout((int) timeout.toMillis());
-      c.setReadTimeout((int) timeout.toMillis());
+      int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()); // a --netbird.interval of weeks still fits
+      c.setConnectTimeout(ms);
+      c.setReadTimeout(ms);
       c.setInstanceFollowRedirects(false);
       c.setRequestProperty("Accept", ACCEPT);
       try {
