@@ -53,6 +53,7 @@ class ProfileCommandTest {
     assertTrue(ceiling > 0.8e9 && ceiling < 1.2e9, "measured " + ceiling);
     assertEquals(Cause.CORES_SATURATED, p.limit(Direction.DOWNLOAD));
     assertFalse(p.ceiling(Direction.UPLOAD).isPresent());
+    assertFalse(o.contains("--underlay.line-rate"), "every interval was within the line rate: " + o);
   }
 
   @Test
@@ -101,6 +102,20 @@ class ProfileCommandTest {
     assertEquals(ProfileCommand.NO_PLATEAU, code, o);
     assertTrue(o.contains("no plateau after 3 steps"), o);
     assertFalse(Files.exists(profile));
+  }
+
+  @Test
+  void aLineRateBelowWhatTheTunnelCarriesIsNamedOnceRatherThanWaitedOnInSilence() throws Exception {
+    Path profile = dir.resolve("ceiling.properties");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    // Told 1gbit, the sampler counts at most twice 0.125 GB/s: the first client's 0.5 GB/s is dropped every interval.
+    int code = profileUnderLoad(true, profile, out, "--profile.max-duration=1s", "--underlay.line-rate=1gbit");
+    String o = out.toString(StandardCharsets.UTF_8);
+    assertEquals(ProfileCommand.NO_PLATEAU, code, o);
+    assertFalse(o.contains("step 1:"), "no interval could be measured: " + o);
+    java.util.List<String> told = o.lines().filter(l -> l.contains("--underlay.line-rate")).toList();
+    assertEquals(1, told.size(), o);
+    assertTrue(told.get(0).startsWith("wt0") && told.get(0).contains(" 1 Gbps"), told.get(0));
   }
 
   @Test
