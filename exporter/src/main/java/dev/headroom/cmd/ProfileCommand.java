@@ -11,7 +11,6 @@ import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ProfileSession;
 import dev.headroom.judge.Thresholds;
-import dev.headroom.read.InterfaceReading;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.CpuQuotaCollector;
 import dev.headroom.sample.Direction;
@@ -154,7 +153,6 @@ public final class ProfileCommand {
     double now = Double.NaN;
     long lastPrint = 0;
     int measured = 0;
-    boolean toldTooFast = false;
     while (!stop.get() && System.nanoTime() < deadline && !session.done()) {
       if (session.wantsStep() && !offered) {
         steps.clear(); // before the offer is printed: an Enter answering it must count
@@ -178,11 +176,6 @@ public final class ProfileCommand {
       if (s == null || !s.complete()) {
         continue;
       }
-      // Otherwise the run would only wait: every interval dropped, no step measured, and nothing said why.
-      if (!toldTooFast && (underlay ? s.underlayTraffic() : s.tunnelTraffic()).tooFast() > 0) {
-        out.println((tty ? "\r" : "") + tooFastText(underlay ? s.underlay() : s.tunnel(), s.lineRateBytesPerSecond()));
-        toldTooFast = true;
-      }
       session.add(toProfileInterval(s, underlay));
       if (session.stepsBegun() > measured && (session.wantsStep() || session.done())) {
         measured = session.stepsBegun();
@@ -195,14 +188,6 @@ public final class ProfileCommand {
         lastPrint = s.monotonicNanos();
       }
     }
-  }
-
-  /** Why a run measures nothing while load runs: the counters moved faster than the line rate allows. */
-  static String tooFastText(InterfaceReading iface, double lineRateBytesPerSecond) {
-    return iface.name() + "'s counters moved faster than twice the underlay's line rate"
-        + (Double.isNaN(lineRateBytesPerSecond) ? "" : " of " + gbpsText(lineRateBytesPerSecond))
-        + ": those intervals are dropped as a broken counter's, not measured. If the port is faster, set"
-        + " --underlay.line-rate to its rate.";
   }
 
   /**

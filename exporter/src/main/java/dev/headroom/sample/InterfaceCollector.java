@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one interface each pass and keeps its totals, rates and health: the tunnel's, and the NIC the
  * {@link UnderlayCollector} picks. A failed read leaves the rates unknown; an interface that vanishes is
- * logged once, and once again when it is back.
+ * logged once, and once again when it is back; the first delta dropped as too fast is logged, the rest counted.
  *
  * <p>Usage: {@code LinkState s = new InterfaceCollector("tunnel", reader, "wt0", 1.0).collect("wt0", nowNanos, 1.25e9);}
  */
@@ -23,6 +23,8 @@ final class InterfaceCollector {
   private InterfaceReading last;
   /** The interface was present at some point, so its return is news worth a line. */
   private boolean seen;
+  /** A dropped delta was logged: the counter counts the rest. */
+  private boolean toldTooFast;
 
   InterfaceCollector(String source, NetInterfaceReader net, String initialName, double intervalSeconds) {
     this.source = source;
@@ -50,7 +52,15 @@ final class InterfaceCollector {
       tracker.unreadable();
       health.failed(e.getMessage());
     }
-    return new LinkState(last, tracker.snapshot(), restarted, health.snapshot());
+    Traffic traffic = tracker.snapshot();
+    if (!toldTooFast && traffic.tooFast() > 0) {
+      // Most often a configured line rate below the port's: every busy interval is then lost, in serve and profile.
+      log.warn("{} interface {} counted faster than twice {} Gbit/s in an interval: dropped as a broken counter's,"
+          + " not traffic, and counted as too_fast; if the port is faster, set --underlay.line-rate to its rate",
+          source, name, String.format(java.util.Locale.ROOT, "%.1f", maxBytesPerSecond * 8 / 1e9));
+      toldTooFast = true;
+    }
+    return new LinkState(last, traffic, restarted, health.snapshot());
   }
 
   /** There is no interface to read ({@code why} says why): rates are 0 as for an absent one, the source down. */

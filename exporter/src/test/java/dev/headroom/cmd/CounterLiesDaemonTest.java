@@ -100,19 +100,24 @@ class CounterLiesDaemonTest {
 
   @Test
   void aForwardJumpOfTenToTheFifteenBytesIsCountedNotServedAndPoisonsNoPeak() throws Exception {
-    startReady();
-    tree.traffic("wt0", 50_000_000, 40_000, 0, 0);
-    awaitBelievable(() -> metric(DOWN_TOTAL) == 5e7);
-    tree.addCounter("wt0", "tx_bytes", 1_000_000_000_000_000L);
-    awaitBelievable(() -> metric(TOO_FAST) == 1.0);
-    awaitSamples(3);
-    Map<String, Double> m = Scrape.metrics(port);
-    assertBelievable(m);
-    assertEquals(5e7, m.get(DOWN_TOTAL));
-    assertEquals(0.0, m.get("headroom_tunnel_restarts_total"));
-    tree.traffic("wt0", 30_000_000, 24_000, 0, 0);
-    awaitBelievable(() -> metric(DOWN_TOTAL) == 8e7);
-    assertEquals(1.0, metric(TOO_FAST));
+    try (LogCapture log = LogCapture.start()) {
+      startReady();
+      tree.traffic("wt0", 50_000_000, 40_000, 0, 0);
+      awaitBelievable(() -> metric(DOWN_TOTAL) == 5e7);
+      tree.addCounter("wt0", "tx_bytes", 1_000_000_000_000_000L);
+      awaitBelievable(() -> metric(TOO_FAST) == 1.0);
+      awaitSamples(3);
+      Map<String, Double> m = Scrape.metrics(port);
+      assertBelievable(m);
+      assertEquals(5e7, m.get(DOWN_TOTAL));
+      assertEquals(0.0, m.get("headroom_tunnel_restarts_total"));
+      tree.traffic("wt0", 30_000_000, 24_000, 0, 0);
+      awaitBelievable(() -> metric(DOWN_TOTAL) == 8e7);
+      assertEquals(1.0, metric(TOO_FAST));
+      // The drop is logged once, naming the interface and the flag that sets the bound.
+      assertEquals(1, log.count("--underlay.line-rate"), log.text());
+      assertTrue(log.text().lines().anyMatch(l -> l.contains("--underlay.line-rate") && l.contains("wt0")), log.text());
+    }
   }
 
   @Test
