@@ -57,7 +57,7 @@ NETSTACK_INTERVAL = 2.0
 HEADROOM_ADDR = "127.0.0.1:10170"
 PROM_ADDR = "127.0.0.1:19090"
 # The line rate headroom is told for the peer's underlay. veth has no line rate of its own, and the lab's tunnel
-# carries over 2 Gbit/s on a fast host: told 1gbit, the sampler drops such intervals as a lying NIC's (a rate above
+# can carry more than 2 Gbit/s: told 1gbit, the sampler drops such intervals as a lying NIC's (a rate above
 # twice the line rate), and a pinned core's plateau would read link_full, which outranks the CPU. At 10gbit the
 # datapath's CPU, never the port, is the lab's limit (scenario 3 shapes the port and tells headroom its rate).
 LINE_RATE = "10gbit"
@@ -1577,7 +1577,6 @@ scrape_configs:
             for p in others:
                 run(["taskset", "-a", "-p", "-c", rest, str(p)])
             os.sched_setaffinity(0, {int(c) for c in range(1, n)})
-            # The pinned core, not the port, must be the limit (veth has no line rate; see scenario 12).
             self.start_headroom(LINE_RATE, state=state, cpus=rest)
 
             def iperf(name, port, seconds, reverse, streams=1, bitrate=None):
@@ -2111,8 +2110,7 @@ scrape_configs:
         state = os.path.join(self.out, f"state-{number}")
         shutil.rmtree(state, ignore_errors=True)
         os.makedirs(state)
-        # The pinned core, not the port, must be the limit (veth has no line rate; see scenario 12). The default
-        # --ceiling.cost-after (1m) is the product's own.
+        # The default --ceiling.cost-after (1m) is the product's own.
         self.start_headroom(LINE_RATE, state=state, cpus=iso["rest"])
         return state
 
