@@ -1,6 +1,5 @@
 package dev.headroom.judge;
 
-import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Map;
 import java.util.Optional;
@@ -66,15 +65,8 @@ public final class CeilingSelector {
     if (!Double.isNaN(fromCost)) {
       double line = o.lineRate().isPresent() ? ReferenceProfile.innerLineRate(o.lineRate().getAsDouble(), packet)
           : Double.POSITIVE_INFINITY;
-      Ceiling c = new Ceiling(Math.min(fromCost, line), CeilingSource.COST, line < fromCost,
-          new Ceiling.Cost(d, o.datapath(), CostModel.spreadCores(o, d)), skipped, packet, cost);
-      // Past the knee kernel decryption stops spreading while cores idle, however cheap each packet: the
-      // reference's upload holds there.
-      boolean knee = o.datapath() == Datapath.KERNEL && d == Direction.UPLOAD
-          && Classifier.peerCores(o) >= ReferenceProfile.KNEE_CORES;
-      if (!(knee && reference.bytesPerSecond() < c.bytesPerSecond())) {
-        return c;
-      }
+      return new Ceiling(Math.min(fromCost, line), CeilingSource.COST, line < fromCost,
+          new Ceiling.Cost(d, o.datapath(), CostModel.ceilingCores(cost, o, d)), skipped, packet, cost);
     }
     return reference.at(reference.bytesPerSecond(), packet, skipped, cost);
   }

@@ -269,14 +269,15 @@ public final class Classifier {
       anyBound |= j.verdict().bound();
       // The shared CPU's fix is the one for the direction that fills it: no advice of its own.
       if (j.verdict() == Verdict.CPU_BOUND && j.cause() != Cause.CPU_SHARED) {
+        boolean pastKnee = ReferenceProfile.pastKnee(o.datapath(), peer);
         if (userspace) {
           add(items, Advice.ENABLE_KERNEL_WIREGUARD, d, Ground.USERSPACE_BOUND);
-          if (peer < ReferenceProfile.USERSPACE_KNEE_CORES) {
+          if (!pastKnee) {
             add(items, Advice.SCALE_UP, d, Ground.USERSPACE_BELOW_KNEE);
           } else {
             add(items, Advice.SCALE_OUT, d, Ground.USERSPACE_BOUND);
           }
-        } else if (peer < ReferenceProfile.KNEE_CORES) {
+        } else if (!pastKnee) {
           add(items, Advice.SCALE_UP, d, Ground.BELOW_KNEE);
         } else {
           add(items, Advice.SCALE_OUT, d, Ground.PAST_KNEE);

@@ -214,7 +214,12 @@ public final class CostModel {
       return 0;
     }
     double packets = o.packetRate(d);
-    if (Double.isNaN(packets) || !(packets > 0)) {
+    if (Double.isNaN(packets)) {
+      // Netstack's counters (NetBird's per-peer bytes) have no packets: full packets of the tunnel MTU, as a
+      // ceiling reads them ({@link Observation#carriedPacketBytes}).
+      return o.throughput(d) / o.tunnelMtu() * PacketSize.units(o.datapath(), d, o.tunnelMtu());
+    }
+    if (!(packets > 0)) {
       return Double.NaN;
     }
     return packets * PacketSize.units(o.datapath(), d, o.throughput(d) / packets);
@@ -269,21 +274,30 @@ public final class CostModel {
     return new Estimate(why, cost, apart, ratio, c0, s.seconds(), needed, fitError, meanCores, rate);
   }
 
-  /** The reference's upload cost over download cost per unit at this peer's cores: the table's download over upload. */
+  /**
+   * The reference's upload cost over download cost per unit: its one-core rows' download over upload. Per core, as
+   * the cost is; how each direction spreads over more cores is the shape's ({@link ReferenceProfile#effectiveCores}).
+   */
   static double referenceRatio(Observation o) {
-    double cores = Classifier.peerCores(o);
-    return ReferenceProfile.tableGbps(o.datapath(), cores, Direction.DOWNLOAD)
-        / ReferenceProfile.tableGbps(o.datapath(), cores, Direction.UPLOAD);
+    return ReferenceProfile.perCoreBytes(o.datapath(), Direction.DOWNLOAD)
+        / ReferenceProfile.perCoreBytes(o.datapath(), Direction.UPLOAD);
   }
 
   /**
-   * The cores a direction's datapath spreads over: the usable cores (userspace: the few wireguard-go keeps busy, or
-   * its affinity), kernel upload no more than the decrypt knee.
+   * The cores' worth of work a direction's datapath does at saturation: the reference's shape at the peer's cores
+   * ({@link ReferenceProfile#effectiveCores}: the level is this peer's cost, the bend past a few cores the
+   * reference's), no more than a userspace datapath's CPU limit (its affinity or quota), and no more than the CPU
+   * the model measures less what stays busy at idle: other work runs on the cores the datapath leaves idle, until
+   * there are none.
    */
-  static double spreadCores(Observation o, Direction d) {
-    double usable = Classifier.usableCores(o);
-    return o.datapath() == Datapath.KERNEL && d == Direction.UPLOAD
-        ? Math.min(usable, ReferenceProfile.KNEE_CORES) : usable;
+  static double ceilingCores(Estimate e, Observation o, Direction d) {
+    double shape = ReferenceProfile.effectiveCores(o.datapath(), Classifier.peerCores(o), d);
+    double measured = Classifier.peerCores(o);
+    if (o.datapath().userspace() && o.datapathCpuLimitCores() > 0) {
+      shape = Math.min(shape, o.datapathCpuLimitCores());
+      measured = Double.isNaN(o.datapathAllowedBusy()) ? measured : o.datapathCpuLimitCores();
+    }
+    return Math.min(shape, measured - e.fixedCores());
   }
 
   /**
@@ -294,12 +308,25 @@ public final class CostModel {
     if (!e.usable()) {
       return Double.NaN;
     }
-    double cpu = spreadCores(o, d) - e.fixedCores();
+    double cpu = ceilingCores(e, o, d);
     double cost = e.cost(d);
     if (!(cpu > 0) || !(cost > 0)) {
       return Double.NaN;
     }
     double packet = o.carriedPacketBytes(d);
     return cpu / cost * PacketSize.bytesPerUnit(o.datapath(), d, packet);
+  }
+
+  /**
+   * How fast this CPU does the datapath's work in a direction against one core of the reference box (its one-core
+   * row): 1 is the reference's Xeon 8375C, 0.5 a CPU that spends twice its time on each packet; NaN while the cost
+   * is not usable.
+   */
+  public static double speed(Estimate e, Datapath datapath, Direction d) {
+    double cost = e.cost(d);
+    return e.usable() && cost > 0
+        ? PacketSize.bytesPerUnit(datapath, d, ReferenceProfile.BASE_MTU) / cost
+            / ReferenceProfile.perCoreBytes(datapath, d)
+        : Double.NaN;
   }
 }

@@ -343,8 +343,7 @@ public final class ProfileSession {
   }
 
   private boolean pastKnee() {
-    return peerCores >= (datapath.userspace() ? ReferenceProfile.USERSPACE_KNEE_CORES
-        : ReferenceProfile.KNEE_CORES);
+    return ReferenceProfile.pastKnee(datapath, peerCores);
   }
 
   private double referenceBytesPerSecond(Direction d) {

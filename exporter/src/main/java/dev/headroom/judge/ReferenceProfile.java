@@ -23,6 +23,12 @@ public final class ReferenceProfile {
 
   /** Past this many cores a kernel peer gains little: add a peer, not cores. Upload is flat from here. */
   public static final int KNEE_CORES = 16;
+  /**
+   * Up to this many cores a kernel peer's cores each carry what its first does ({@link #effectiveCores}): the
+   * table's 2-core row (1.5 Gbps a core) is within its own scatter below 8 cores (1.5 to 2.0), and a cost measured
+   * on one or two cores holds there as measured.
+   */
+  static final double KERNEL_LINEAR_CORES = 2;
   /** The largest machine the tables were measured on. */
   public static final int TABLE_TOP_CORES = 64;
   /** Userspace (wireguard-go) stops gaining from 4 cores: it uses ~3-5 cores however many there are. */
@@ -114,6 +120,33 @@ public final class ReferenceProfile {
       return full;
     }
     return 1.0 + (full - 1.0) * (tunnelMtu - BASE_MTU) / (double) (JUMBO_MTU - BASE_MTU);
+  }
+
+  /**
+   * The reference's shape across cores: how many of its first core's worth of work the reference box did at
+   * {@code cores} in a direction, its figure there over its one-core figure (kernel download: 10 at 16 cores, 12.5 at
+   * 32, 15.5 at 64; upload 7.5 from 16 on; wireguard-go at most 4.25). Never more than the cores themselves, and for
+   * kernel WireGuard never fewer than {@link #KERNEL_LINEAR_CORES}. A cost learned at partial load times this is
+   * the ceiling: the shape assumes the bend is cores left idle (serial per-tunnel stages), see docs/verdict.md.
+   */
+  public static double effectiveCores(Datapath datapath, double cores, Direction direction) {
+    double shape = tableGbps(datapath, cores, direction) / tableGbps(datapath, 1, direction);
+    double linear = datapath.userspace() ? 1 : KERNEL_LINEAR_CORES;
+    return Math.min(cores, Math.max(Math.min(cores, linear), shape));
+  }
+
+  /** What one core of the reference box carried in a direction (its one-core row), bytes/s at MTU 1280. */
+  public static double perCoreBytes(Datapath datapath, Direction direction) {
+    return Units.bytesPerSecond(tableGbps(datapath, 1, direction));
+  }
+
+  /**
+   * A peer of this many cores is past its datapath's knee: kernel WireGuard from {@value #KNEE_CORES} cores (add a
+   * peer, not cores; upload stops spreading), userspace from {@value #USERSPACE_KNEE_CORES} (wireguard-go keeps only
+   * a few cores busy). The one rule for every knee threshold.
+   */
+  public static boolean pastKnee(Datapath datapath, double cores) {
+    return cores >= (datapath.userspace() ? USERSPACE_KNEE_CORES : KNEE_CORES);
   }
 
   /** The smallest NIC (Gbps) that does not cap a kernel peer of this many cores, interpolated. */

@@ -17,8 +17,8 @@ import java.util.Set;
 public final class Sizing {
   private Sizing() {}
 
-  /** Share of a peer's capacity at which the near-ceiling alert warns. */
-  public static final double NEAR_CEILING = 0.80;
+  /** Share of a peer's capacity at which the near-ceiling alert warns: the daemon's own near-ceiling threshold. */
+  public static final double NEAR_CEILING = Thresholds.defaults().nearCeiling();
   /** The reference figures hold to about this much either way. */
   public static final double SPREAD = 0.20;
   /** Peers this small needing this many more boxes than a 16-vCPU peer are worth the nudge. */
@@ -118,7 +118,8 @@ public final class Sizing {
     boolean kernel = in.datapath() != Datapath.USERSPACE;
     if (kernel && d == Direction.UPLOAD && active > 0) {
       notes.add(Note.UPLOAD_FLATTENS);
-    } else if (kernel && d == Direction.DOWNLOAD && in.vcpus() > ReferenceProfile.KNEE_CORES) {
+    } else if (kernel && d == Direction.DOWNLOAD && ReferenceProfile.pastKnee(in.datapath(), in.vcpus())
+        && in.vcpus() > ReferenceProfile.KNEE_CORES) {
       notes.add(Note.DOWNLOAD_PAST_KNEE);
     }
     if (!kernel) {

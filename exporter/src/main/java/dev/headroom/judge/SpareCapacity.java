@@ -15,8 +15,8 @@ import java.util.Map;
  * ones the verdict reads (a {@code cost} ceiling already prices what a packet costs this CPU), so the spare and the
  * utilization beside it never disagree. The spare is also held by the direction's own limit (its
  * ceiling minus its rate: the decrypt knee, the userspace plateau, a NIC-capped ceiling) and by the underlay's room
- * on the side that carries it, less the WireGuard headers. Past the kernel knee (more than
- * {@value ReferenceProfile#KNEE_CORES} cores) the fractions do not add: upload stops spreading over cores while
+ * on the side that carries it, less the WireGuard headers. Past the kernel knee ({@link ReferenceProfile#pastKnee}:
+ * {@value ReferenceProfile#KNEE_CORES} cores or more) the fractions do not add: upload stops spreading over cores while
  * others idle, so there only the measured busy share counts.
  *
  * <p>Pure: numbers in, numbers out; unknown inputs give an unknown (NaN) spare, never a made-up one.
@@ -174,7 +174,7 @@ public final class SpareCapacity {
 
   /** The directions share the cores, except kernel WireGuard past the knee, where decryption stops spreading. */
   static boolean fractionsAdd(Observation o) {
-    return !(o.datapath() == Datapath.KERNEL && Classifier.peerCores(o) > ReferenceProfile.KNEE_CORES);
+    return !(o.datapath() == Datapath.KERNEL && ReferenceProfile.pastKnee(o.datapath(), Classifier.peerCores(o)));
   }
 
   /** Inner bytes/s the underlay side carrying {@code d} can still take; NaN without line rate or utilization. */
