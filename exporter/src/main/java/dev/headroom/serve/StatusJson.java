@@ -7,6 +7,7 @@ import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Learned;
 import dev.headroom.judge.ObservedCeiling;
+import dev.headroom.judge.ThisCpu;
 import dev.headroom.judge.Units;
 import dev.headroom.read.wg.Connection;
 import dev.headroom.read.wg.NetbirdStatus;
@@ -68,6 +69,31 @@ public final class StatusJson {
         .field("fixed_cores", e.fixedCores()).field("mean_cores", e.meanCores()).field("seconds", e.seconds())
         .field("needed_seconds", e.neededSeconds()).field("fit_error", e.fitError())
         .field("max_fit_error", CostModel.MAX_FIT_ERROR).end();
+  }
+
+  /**
+   * This CPU against the reference box per direction, and what a peer of this CPU carries at the guide's sizes
+   * (this datapath's, and kernel WireGuard's for a userspace one); speeds null and no sizes while the cost is
+   * not learned.
+   */
+  private static void thisCpu(JsonWriter w, ThisCpu t) {
+    w.name("this_cpu").object().field("learned", !t.rows().isEmpty());
+    w.name("speed_vs_reference").object();
+    for (Direction d : Direction.values()) {
+      w.field(d.label(), t.speed().get(d));
+    }
+    w.end().field("evidence_seconds", t.evidence().seconds()).field("fit_error", t.evidence().fitError())
+        .field("directions_apart", t.evidence().apart());
+    w.name("sizes").array();
+    for (ThisCpu.Size r : t.rows()) {
+      w.object().field("datapath", r.datapath().label()).field("cores", r.cores());
+      for (Direction d : Direction.values()) {
+        w.name(d.label()).object().field("bytes_per_second", r.bytesPerSecond().get(d))
+            .field("gbps", Units.gbps(r.bytesPerSecond().get(d))).field("link_capped", r.linkCapped().get(d)).end();
+      }
+      w.end();
+    }
+    w.end().end();
   }
 
   public static String render(Published p, HeadroomMetrics.ExporterInfo info, Readiness.State ready) {
@@ -173,6 +199,7 @@ public final class StatusJson {
       w.field("usable_cores", j.usableCores());
       w.end();
       cost(w, j.of(Direction.DOWNLOAD).ceiling().cost());
+      thisCpu(w, ThisCpu.of(j.of(Direction.DOWNLOAD).ceiling().cost(), j.observation()));
     }
     CensusSnapshot c = s.census();
     if (c != null) {
