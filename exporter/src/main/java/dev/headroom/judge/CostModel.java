@@ -214,9 +214,9 @@ public final class CostModel {
       return 0;
     }
     double packets = o.packetRate(d);
-    if (Double.isNaN(packets)) {
-      // Netstack's counters (NetBird's per-peer bytes) have no packets: full packets of the tunnel MTU, as a
-      // ceiling reads them ({@link Observation#carriedPacketBytes}).
+    if (Double.isNaN(packets) && o.datapath() == Datapath.NETSTACK) {
+      // Netstack's counters (NetBird's per-peer bytes) count no packets: full packets of the tunnel MTU, as a
+      // ceiling reads them ({@link Observation#carriedPacketBytes}). Elsewhere unknown packets teach nothing.
       return o.throughput(d) / o.tunnelMtu() * PacketSize.units(o.datapath(), d, o.tunnelMtu());
     }
     if (!(packets > 0)) {

@@ -37,15 +37,17 @@ class CostModelTest {
   }
 
   @Test
-  void aSteadyDownloadTeachesItsCostAndTheCeilingIsTheCoresOverIt() {
+  void aSteadyDownloadTeachesItsCostAndTheCeilingIsItSpreadAsTheReferenceSpreads() {
     CostModel m = new CostModel(Duration.ofMinutes(1), null);
-    // 2 Gbps of 1280-byte packets and their ACKs on one of four cores: the peer carries 8 Gbps on all four.
+    // 2 Gbps of 1280-byte packets and their ACKs on one of four cores: the reference's one core. Four of its
+    // cores carried 7 Gbps, not 8: 3.5 first cores' worth.
     Observation o = peer(2, 0.05, 1280, 64, 1.0);
     feed(m, 61, 0, o);
     CostModel.Estimate e = m.estimate(o);
     assertTrue(e.usable(), e.toString());
     assertEquals(1.0 / (2 * G / 1280), e.cost(DOWNLOAD), 1e-12, "a core per 2 Gbps of packets");
-    assertEquals(8 * G, CostModel.ceiling(e, o, DOWNLOAD), 1e-6 * G);
+    assertEquals(7 * G, CostModel.ceiling(e, o, DOWNLOAD), 1e-6 * G);
+    assertEquals(1.0, CostModel.speed(e, Datapath.KERNEL, DOWNLOAD), 1e-9, "the reference's own speed");
     assertFalse(e.apart(), "the ACKs move with the download: nothing tells the costs apart");
     assertEquals(e.referenceRatio(), e.ratio(), 1e-12);
     assertEquals(0, e.fitError(), 1e-6, "every sample on the fit");
@@ -91,8 +93,9 @@ class CostModelTest {
     feed(m, 70, 0, o);
     CostModel.Estimate e = m.estimate(o);
     assertTrue(e.usable() && !e.apart(), e.toString());
-    // 4-core reference: 7 Gbps download, 4 upload: a unit of upload costs 7/4 of one of download.
-    assertEquals(7.0 / 4, e.referenceRatio(), 1e-9);
+    // The reference's one core: 2 Gbps download, 2 upload: a unit of upload costs what one of download does. How
+    // each spreads over four cores (7 and 4 Gbps) is the shape's, not the cost's.
+    assertEquals(1.0, e.referenceRatio(), 1e-9);
     assertEquals(e.referenceRatio(), e.ratio(), 1e-9);
     // Both directions together cost the core they used.
     double units = 2 * G / 1280 + 1 * G / 1280 * e.referenceRatio();
@@ -119,8 +122,20 @@ class CostModelTest {
     CostModel.Estimate e = m.estimate(peer(2, 0.05, 1280, 64, 1.1));
     assertEquals(0.1, e.fixedCores(), 1e-3);
     assertEquals(1.0 / (2 * G / 1280), e.cost(DOWNLOAD), 0.01 / (2 * G / 1280));
-    // The timers keep their tenth of a core at any load: 3.9 cores left for traffic.
-    assertEquals((4 - e.fixedCores()) / e.cost(DOWNLOAD) * 1280, CostModel.ceiling(e, peer(2, 0.05, 1280, 64, 1.1),
+    // The timers keep their tenth of a core at any load, on the half core the reference's shape leaves idle at 4.
+    assertEquals(3.5 / e.cost(DOWNLOAD) * 1280, CostModel.ceiling(e, peer(2, 0.05, 1280, 64, 1.1), DOWNLOAD),
+        1e-6 * G);
+  }
+
+  @Test
+  void otherServicesThatLeaveTooFewIdleCoresLowerTheCeilingByWhatTheyKeep() {
+    CostModel m = new CostModel(Duration.ofMinutes(1), null);
+    // A core and a half of other work at idle: 2.5 cores are left, fewer than the 3.5 the datapath would use.
+    long t = feed(m, 200, 0, peer(0, 0, 1280, 64, 1.5));
+    feed(m, 70, t, peer(2, 0.05, 1280, 64, 2.5));
+    CostModel.Estimate e = m.estimate(peer(2, 0.05, 1280, 64, 2.5));
+    assertEquals(1.5, e.fixedCores(), 1e-3);
+    assertEquals((4 - e.fixedCores()) / e.cost(DOWNLOAD) * 1280, CostModel.ceiling(e, peer(2, 0.05, 1280, 64, 2.5),
         DOWNLOAD), 1e-6 * G);
   }
 
@@ -153,7 +168,8 @@ class CostModelTest {
         .throughput(2 * G, 0.04 * G).packets(2 * G / 1280, 0.04 * G / 64).build();
     CostModel.Estimate e = m.estimate(now);
     assertTrue(e.usable(), e.toString());
-    assertEquals(8 * G, CostModel.ceiling(e, now, DOWNLOAD), 0.01 * 8 * G, "4 cores at a core per 2 Gbps");
+    assertEquals(7 * G, CostModel.ceiling(e, now, DOWNLOAD), 0.01 * 7 * G,
+        "a core per 2 Gbps, spread over 4 cores as the reference's: 3.5 cores' worth");
   }
 
   @Test

@@ -65,6 +65,30 @@ class ReferenceProfileTest {
     assertTrue(Explainer.basis(ReferenceProfile.ceiling(dp, cores, 1280, NO_NIC, d)).contains("interpolated between"));
   }
 
+  @ParameterizedTest(name = "{0} {1} at {2} cores: {3} first cores' worth")
+  @CsvSource({
+      // The table's figure over its one-core figure: 16 cores of the reference did 10 first cores' work.
+      "KERNEL, DOWNLOAD, 16, 10", "KERNEL, DOWNLOAD, 32, 12.5", "KERNEL, DOWNLOAD, 64, 15.5",
+      "KERNEL, DOWNLOAD, 8, 6.5", "KERNEL, DOWNLOAD, 4, 3.5",
+      // Upload's knee is in the shape: flat at 7.5 from 16 on.
+      "KERNEL, UPLOAD, 16, 7.5", "KERNEL, UPLOAD, 64, 7.5", "KERNEL, UPLOAD, 8, 5.5",
+      // Up to two kernel cores each does the first's work (the table's 2-core row is within its scatter).
+      "KERNEL, DOWNLOAD, 2, 2", "KERNEL, UPLOAD, 2, 2", "KERNEL, UPLOAD, 4, 2", "KERNEL, DOWNLOAD, 1, 1",
+      "KERNEL, DOWNLOAD, 0.5, 0.5",
+      // wireguard-go keeps a few cores busy: never more than the cores, 4.25 first cores' worth at its plateau.
+      "USERSPACE, DOWNLOAD, 4, 4", "USERSPACE, DOWNLOAD, 16, 4.25", "USERSPACE, UPLOAD, 2, 1.357142857",
+      "NETSTACK, DOWNLOAD, 16, 4.25"})
+  void effectiveCoresAreTheTablesFigureOverItsFirstCore(Datapath dp, Direction d, double cores, double expected) {
+    assertEquals(expected, ReferenceProfile.effectiveCores(dp, cores, d), 1e-6);
+  }
+
+  @Test
+  void theKneeIsOneRulePerDatapath() {
+    assertTrue(ReferenceProfile.pastKnee(KERNEL, 16) && !ReferenceProfile.pastKnee(KERNEL, 15.9));
+    assertTrue(ReferenceProfile.pastKnee(USERSPACE, 4) && !ReferenceProfile.pastKnee(USERSPACE, 3));
+    assertTrue(ReferenceProfile.pastKnee(Datapath.NETSTACK, 4));
+  }
+
   @Test
   void outsideTheTableTheFigureIsClamped() {
     assertEquals(2, gbps(KERNEL, 0, 1280, NO_NIC, DOWNLOAD), 1e-9);

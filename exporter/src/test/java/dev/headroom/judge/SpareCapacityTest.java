@@ -161,8 +161,10 @@ class SpareCapacityTest {
   }
 
   @Test
-  void theKneeSeparatesTheDirectionsOnlyForKernelPeersPastSixteenCores() {
-    assertTrue(SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 16).build()));
+  void theKneeSeparatesTheDirectionsOnlyForKernelPeersFromSixteenCores() {
+    assertTrue(SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 15).build()));
+    assertEquals(false, SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 16).build()),
+        "the knee is one threshold: 16 cores is past it here as in the advice");
     assertEquals(false, SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 32).build()));
     assertTrue(SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 32).cpuQuotaCores(8).build()),
         "a quota of 8 cores is below the knee");
