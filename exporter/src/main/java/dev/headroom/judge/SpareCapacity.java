@@ -15,9 +15,9 @@ import java.util.Map;
  * ones the verdict reads (a {@code cost} ceiling already prices what a packet costs this CPU), so the spare and the
  * utilization beside it never disagree. The spare is also held by the direction's own limit (its
  * ceiling minus its rate: the decrypt knee, the userspace plateau, a NIC-capped ceiling) and by the underlay's room
- * on the side that carries it, less the WireGuard headers. Past the kernel knee ({@link ReferenceProfile#pastKnee}:
- * {@value ReferenceProfile#KNEE_CORES} cores or more) the fractions do not add: upload stops spreading over cores while
- * others idle, so there only the measured busy share counts.
+ * on the side that carries it, less the WireGuard headers. Where both directions at their ceilings would leave
+ * cores idle ({@link #fractionsAdd}: kernel peers of about 18 cores or more) the fractions do not add: upload stops
+ * spreading over cores while others idle, so there only the measured busy share counts.
  *
  * <p>Pure: numbers in, numbers out; unknown inputs give an unknown (NaN) spare, never a made-up one.
  *
@@ -172,9 +172,19 @@ public final class SpareCapacity {
     return Double.isNaN(dp) || !(usable > 0) ? Double.NaN : Math.min(1, dp / usable);
   }
 
-  /** The directions share the cores, except kernel WireGuard past the knee, where decryption stops spreading. */
+  /**
+   * The directions share the cores while, at both ceilings at once, they would need more cores than the peer has:
+   * the reference's shape ({@link ReferenceProfile#effectiveCores}) gives each direction's cores at saturation. A
+   * kernel peer of 16 cores needs 10 + 7.5, so they share; at 32 cores 12.5 + 7.5 leaves cores idle, each direction
+   * has its own limit. Userspace keeps its few cores in one process: they always share.
+   */
   static boolean fractionsAdd(Observation o) {
-    return !(o.datapath() == Datapath.KERNEL && ReferenceProfile.pastKnee(o.datapath(), Classifier.peerCores(o)));
+    if (o.datapath() != Datapath.KERNEL) {
+      return true;
+    }
+    double cores = Classifier.peerCores(o);
+    return ReferenceProfile.effectiveCores(Datapath.KERNEL, cores, Direction.DOWNLOAD)
+        + ReferenceProfile.effectiveCores(Datapath.KERNEL, cores, Direction.UPLOAD) > cores;
   }
 
   /** Inner bytes/s the underlay side carrying {@code d} can still take; NaN without line rate or utilization. */

@@ -161,10 +161,10 @@ class SpareCapacityTest {
   }
 
   @Test
-  void theKneeSeparatesTheDirectionsOnlyForKernelPeersFromSixteenCores() {
-    assertTrue(SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 15).build()));
-    assertEquals(false, SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 16).build()),
-        "the knee is one threshold: 16 cores is past it here as in the advice");
+  void theDirectionsSeparateOnlyWhereTheReferencesShapeLeavesKernelCoresIdleAtBothCeilings() {
+    assertTrue(SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 16).build()), "10 + 7.5 > 16 cores");
+    assertEquals(false, SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 24).build()),
+        "11.25 + 7.5 < 24 cores");
     assertEquals(false, SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 32).build()));
     assertTrue(SpareCapacity.fractionsAdd(Observation.builder(Datapath.KERNEL, 32).cpuQuotaCores(8).build()),
         "a quota of 8 cores is below the knee");

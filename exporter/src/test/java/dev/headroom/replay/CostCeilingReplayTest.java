@@ -86,31 +86,36 @@ class CostCeilingReplayTest {
   }
 
   @Test
-  void aSixteenCorePeerOnACpuHalfAgainAsFastAtAThirdLoadReadsADownloadCeilingAboveTheReferenceUploadHeldAtTheKnee()
+  void aSixteenCorePeerOnACpuHalfAgainAsFastAtAThirdLoadReadsHalfAgainTheReferenceInBothDirections()
       throws Exception {
-    // A third of what a 1.5x faster CPU carries: 0.3 x 1.5 x 20 Gbps = 9 Gbps download on 4.8 of 16 cores.
+    // A third of what a 1.5x faster CPU carries: 0.3 x 1.5 x 20 Gbps = 9 Gbps download on 3 of 16 cores (the
+    // reference's one core carries 2 Gbps, this one 3).
     peer = ReplayPeer.kernel(16).line(100_000, 1500);
-    peer.start(ReplayPeer.Load.tunnel(9, 0.3, 1280, ReplayPeer.busy(16, 0.3), 4.8));
+    peer.start(ReplayPeer.Load.tunnel(9, 0.3, 1280, ReplayPeer.busy(16, 3 / 16.0), 3));
     int port = start(Files.createDirectories(dir.resolve("state")));
     Map<String, Object> s = untilCost(port);
     Map<String, Object> down = verdict(s, Direction.DOWNLOAD);
-    assertEquals(9 * 16 / 4.8, num(down, "ceiling_gbps"), 0.05 * 30, "16 cores at the cost of 9 Gbps per 4.8: " + down);
-    assertTrue(num(down, "ceiling_gbps") > referenceGbps(16, Direction.DOWNLOAD) * 1.3, down.toString());
+    assertEquals(1.5 * referenceGbps(16, Direction.DOWNLOAD), num(down, "ceiling_gbps"), 0.1 * 30,
+        "the level is this CPU's, the spread over 16 cores the reference's: " + down);
     assertEquals(0.3, num(down, "utilization"), 0.03);
     Map<String, Object> up = verdict(s, Direction.UPLOAD);
-    assertEquals("reference", up.get("ceiling_source"), "past the knee decryption does not spread, however fast: " + up);
-    assertEquals(referenceGbps(16, Direction.UPLOAD), num(up, "ceiling_gbps"), 1e-6);
+    assertEquals("cost", up.get("ceiling_source"), up.toString());
+    assertEquals(1.5 * referenceGbps(16, Direction.UPLOAD), num(up, "ceiling_gbps"), 0.1 * 22.5,
+        "upload's knee is in the shape, at this CPU's level: " + up);
     @SuppressWarnings("unchecked")
     Map<String, Object> cost = (Map<String, Object>) s.get("cost");
     assertEquals(true, cost.get("learned"));
     assertEquals(false, cost.get("directions_apart"), "upload only acknowledges: nothing tells the costs apart");
     assertEquals(num(cost, "reference_decrypt_encrypt_ratio"), num(cost, "decrypt_encrypt_ratio"), 1e-9);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> speed = (Map<String, Object>) ((Map<String, Object>) s.get("this_cpu")).get("speed_vs_reference");
+    assertEquals(1.5, num(speed, "download"), 0.1 * 1.5, s.get("this_cpu").toString());
     Map<String, Double> m = Scrape.metrics(port);
     assertEquals(1.0, m.get("headroom_ceiling_source{direction=\"download\",source=\"cost\"}"));
-    // 4.8 cores for 9 Gbps of 1280-byte packets: CPU seconds per packet.
+    // 3 cores for 9 Gbps of 1280-byte packets: CPU seconds per packet.
     double packetsPerSecond = 9e9 / 8 / 1280;
-    assertEquals(4.8 / packetsPerSecond, m.get("headroom_cost_cpu_seconds_per_packet{direction=\"download\"}"),
-        0.05 * 4.8 / packetsPerSecond);
+    assertEquals(3 / packetsPerSecond, m.get("headroom_cost_cpu_seconds_per_packet{direction=\"download\"}"),
+        0.05 * 3 / packetsPerSecond);
     assertEquals(num(down, "ceiling_bytes_per_second") / 1280,
         m.get("headroom_ceiling_packets_per_second{direction=\"download\"}"), 0.05 * num(down, "ceiling_bytes_per_second") / 1280);
     assertTrue(((String) down.get("ceiling_basis")).startsWith("cost: "), down.get("ceiling_basis").toString());
@@ -118,18 +123,18 @@ class CostCeilingReplayTest {
 
   @Test
   void aSixteenCorePeerOnACpuSixTenthsAsFastReadsBothCeilingsBelowTheReference() throws Exception {
-    // A third of what a 0.6x CPU carries: 0.3 x 0.6 x 20 Gbps = 3.6 Gbps download on 4.8 of 16 cores.
+    // A third of what a 0.6x CPU carries: 0.3 x 0.6 x 20 Gbps = 3.6 Gbps download on 3 of 16 cores.
     peer = ReplayPeer.kernel(16).line(100_000, 1500);
-    peer.start(ReplayPeer.Load.tunnel(3.6, 0.1, 1280, ReplayPeer.busy(16, 0.3), 4.8));
+    peer.start(ReplayPeer.Load.tunnel(3.6, 0.1, 1280, ReplayPeer.busy(16, 3 / 16.0), 3));
     Path state = Files.createDirectories(dir.resolve("state"));
     int port = start(state);
     Map<String, Object> s = untilCost(port);
     Map<String, Object> down = verdict(s, Direction.DOWNLOAD);
-    assertEquals(3.6 * 16 / 4.8, num(down, "ceiling_gbps"), 0.05 * 12);
-    assertTrue(num(down, "ceiling_gbps") < referenceGbps(16, Direction.DOWNLOAD) * 0.7, down.toString());
+    // Within a tenth: a loaded test machine paces the fixture's counters a few percent off.
+    assertEquals(0.6 * referenceGbps(16, Direction.DOWNLOAD), num(down, "ceiling_gbps"), 0.1 * 12);
     Map<String, Object> up = verdict(s, Direction.UPLOAD);
     assertEquals("cost", up.get("ceiling_source"), "a slower CPU lowers the knee's upload too: " + up);
-    assertTrue(num(up, "ceiling_gbps") < referenceGbps(16, Direction.UPLOAD), up.toString());
+    assertEquals(0.6 * referenceGbps(16, Direction.UPLOAD), num(up, "ceiling_gbps"), 0.1 * 9, up.toString());
     // Kept with the observed ceilings: the state file holds the cost under the peer's shape.
     running.close(); // saves what it learned since the last save
     running = null;
@@ -168,6 +173,8 @@ class CostCeilingReplayTest {
         "the packets it can carry hold: " + packetCeilings);
     assertTrue(num(small, "ceiling_bytes_per_second") < 0.2 * num(bulk, "ceiling_bytes_per_second"),
         "bytes fall with the packets' size: " + small);
-    assertEquals(0.25, num(small, "utilization"), 0.03, "the same share of the same CPU");
+    assertEquals(num(bulk, "utilization"), num(small, "utilization"), 0.03, "the same share of the same CPU");
+    // 2 of 8 cores for 4 Gbps: the reference's one core; 8 of its cores did 6.5 first cores' work (13 Gbps).
+    assertEquals(4 / 13.0, num(small, "utilization"), 0.03);
   }
 }
