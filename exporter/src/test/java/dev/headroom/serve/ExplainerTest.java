@@ -89,12 +89,21 @@ class ExplainerTest {
     assertEquals("CPU-bound: the CPU is shared", Explainer.headline(j.of(UPLOAD)));
     assertTrue(Explainer.spare(j, UPLOAD).startsWith("no room for more upload"), Explainer.spare(j, UPLOAD));
 
-    Judgement room = judge(Observation.builder(Datapath.KERNEL, 16).throughput(20.0 / 3 * GBPS, 3.75 * GBPS)
-        .coreBusy(new double[16]).build());
+    // Below the knee the directions share the cores: a third of the 8-core download and a quarter of its upload.
+    Judgement room = judge(Observation.builder(Datapath.KERNEL, 8).throughput(13.0 / 3 * GBPS, 11.0 / 4 * GBPS)
+        .coreBusy(new double[8]).build());
     double spare = room.of(DOWNLOAD).spare().bytesPerSecond();
     assertTrue(Explainer.spare(room, DOWNLOAD).contains("room for " + Units.gbpsText(spare) + " more download"),
         Explainer.spare(room, DOWNLOAD));
-    assertTrue(Explainer.spare(room, DOWNLOAD).contains(Units.pct(room.of(DOWNLOAD).spare().load()) + " in use"));
+    assertTrue(Explainer.spare(room, DOWNLOAD).contains(Units.pct(room.of(DOWNLOAD).spare().load()) + " in use"),
+        Explainer.spare(room, DOWNLOAD));
+
+    // From the knee's 16 cores on, decryption stops spreading: the fractions do not add, and the spare names the
+    // direction's own ceiling instead of the shared CPU.
+    Judgement knee = judge(Observation.builder(Datapath.KERNEL, ReferenceProfile.KNEE_CORES)
+        .throughput(20.0 / 3 * GBPS, 3.75 * GBPS).coreBusy(new double[ReferenceProfile.KNEE_CORES]).build());
+    assertTrue(Explainer.spare(knee, DOWNLOAD).contains("(its own "
+        + Units.gbpsText(knee.of(DOWNLOAD).ceiling().bytesPerSecond()) + " ceiling)"), Explainer.spare(knee, DOWNLOAD));
   }
 
   @Test
