@@ -377,7 +377,8 @@ public final class Explainer {
         .append(verb).append(verb.isEmpty() ? ": about " : " about ");
     List<Direction> dirs = a.about().map(List::of).orElse(List.of(Direction.values()));
     for (Direction d : dirs) {
-      t.append(d == dirs.get(0) ? "" : " and ").append(sizeGbps(s, d)).append(" Gbps ").append(d.label());
+      t.append(d == dirs.get(0) ? "" : " and ").append(num(Units.gbps(s.bytesPerSecond().get(d)), 1)).append(" Gbps ")
+          .append(d.label()).append(s.linkCapped().get(d) ? " (held by this peer's NIC)" : "");
     }
     return t.toString();
   }
