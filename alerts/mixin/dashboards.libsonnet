@@ -3860,6 +3860,104 @@ local utils = import 'lib/utils.libsonnet';
             y: 50,
           },
         },
+        {
+          type: 'table',
+          title: 'CPU against the reference',
+          description: "Each peer's CPU against the sizing guide's reference box (Xeon 8375C), per direction: the WireGuard work one of its cores does over what one core of the reference did (headroom_cpu_speed_ratio, from the cost per packet the peer learned; a peer that has not learned it yet is not listed). Slowest first: at 0.5 a peer carries half the guide's figure for its size. `headroom size --from-status http://<instance>` sizes on that CPU.",
+          datasource: ds,
+          targets: [
+            {
+              refId: 'A',
+              datasource: ds,
+              editorMode: 'code',
+              expr: block(|||
+                sort(
+                  headroom_cpu_speed_ratio
+                  * on (job, instance) group_left (%(networkLabel)s, %(siteLabel)s) headroom_peer_info{%(networkLabel)s=~"$network", %(siteLabel)s=~"$site"}
+                )
+              ||| % f),
+              legendFormat: '',
+              range: false,
+              instant: true,
+              format: 'table',
+            },
+          ],
+          fieldConfig: {
+            defaults: {
+              unit: 'suffix:x',
+              decimals: 2,
+              custom: {
+                align: 'auto',
+                cellOptions: {
+                  type: 'auto',
+                },
+                filterable: true,
+              },
+              thresholds: {
+                mode: 'absolute',
+                steps: [
+                  {
+                    color: 'green',
+                    value: null,
+                  },
+                ],
+              },
+              mappings: [],
+              links: [
+                {
+                  title: 'Open peer ${__data.fields.instance}',
+                  url: '/d/headroom-peer?var-instance=${__data.fields.instance}&${datasource:queryparam}',
+                  targetBlank: false,
+                },
+              ],
+            },
+            overrides: [],
+          },
+          options: {
+            showHeader: true,
+            cellHeight: 'sm',
+            footer: {
+              show: false,
+              reducer: ['sum'],
+              fields: '',
+            },
+            sortBy: [
+              {
+                displayName: 'speed vs reference',
+                desc: false,
+              },
+            ],
+          },
+          transformations: [
+            {
+              id: 'organize',
+              options: {
+                excludeByName: {
+                  Time: true,
+                  job: true,
+                  __name__: true,
+                },
+                indexByName: {
+                  instance: 0,
+                  [c.networkLabel]: 1,
+                  [c.siteLabel]: 2,
+                  direction: 3,
+                  Value: 4,
+                },
+                renameByName: {
+                  Value: 'speed vs reference',
+                },
+              },
+            },
+          ],
+          id: 21,
+          gridPos: {
+            h: 8,
+            w: 24,
+            x: 0,
+            y: 57,
+          },
+        },
       ],
     },
   },

@@ -9,6 +9,7 @@ Usage: python3 live_page_test.py JAR FIXTURE_DIR OUT_DIR
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import socket
@@ -249,6 +250,10 @@ def main():
             # 2/7 + 0.5/4 of the CPU in use (about 0.4, the cores say as much): about 4 of 7 Gbps download left.
             page.wait_for(f"(m => m && m[1] >= 3.2 && m[1] <= 4.6)(/^Room for ([0-9.]+) Gbps more download now/"
                           f".exec({text('download.spare')}))", 10, "room for ~4 Gbps more download")
+            # Before the cost is learned there is no figure of this CPU, and its section is not shown.
+            assert not json.loads(fetch(base + "/api/v1/status")[1])["this_cpu"]["learned"]
+            assert page.eval("!document.querySelector('#this-cpu table') && "
+                             "getComputedStyle(document.querySelector('#this-cpu')).display === 'none'")
             return page.eval(f"{text('download.ceiling')} + ' / ' + {text('download.util')}")
         res.check("page shows the verdict and the ceiling in words", headroom)
 
@@ -291,6 +296,29 @@ def main():
             page.wait_for(f"/^cost: /.test({text('download.basis')})", 5, "the basis names the cost")
             return page.eval(text("download.ceiling"))
         res.check("the ceiling turns to the cost the peer learned, in bytes and packets", cost)
+
+        def sizes():
+            # With the cost learned: this CPU against the reference, and the guide's sizes of this CPU, as the status
+            # gives them (a kernel peer: one datapath, 7 sizes, a download and an upload column each).
+            page.wait_for("document.querySelectorAll('#this-cpu table.sizes tbody tr').length === 7", 10,
+                          "the size table once this_cpu.learned")
+            st = json.loads(fetch(base + "/api/v1/status")[1])["this_cpu"]
+            assert st["learned"], st
+            words = page.eval(text("this_cpu"))
+            down = st["speed_vs_reference"]["download"]
+            m = re.match(r"^This CPU: ([0-9.]+)x the reference \(download\), ([0-9.]+)x \(upload\), from ", words)
+            assert m and abs(float(m.group(1)) - down) <= 0.05 * down + 0.01, f"{words!r} against {down}"
+            heads = page.eval("Array.from(document.querySelectorAll('#this-cpu th')).map(h => h.textContent)")
+            assert heads == ["vCPUs", "kernel download", "kernel upload"], heads
+            cells = page.eval("Array.from(document.querySelectorAll('#this-cpu tbody tr'))"
+                              ".map(r => Array.from(r.cells).map(c => c.textContent))")
+            want = {r["cores"]: r["download"]["gbps"] for r in st["sizes"] if r["datapath"] == "kernel"}
+            assert [int(c[0]) for c in cells] == [1, 2, 4, 8, 16, 32, 64], cells
+            for c in cells:
+                got = float(c[1].rstrip("*"))
+                assert abs(got - want[int(c[0])]) <= 0.05 * want[int(c[0])] + 0.1, f"{c} against {want}"
+            return f"{words[:60]}...; 16 vCPUs: {cells[4][1]} / {cells[4][2]} Gbps"
+        res.check("this CPU's speed and size table appear once the cost is learned", sizes)
 
         def chart():
             n = page.eval("document.querySelectorAll('#chart-download path.line, #chart-upload path.line').length")

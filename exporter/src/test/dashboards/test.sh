@@ -10,6 +10,7 @@
 #              pending within ~30 s, which the alert panels need
 #      standby userspace peer, Network net-a, site site-1, idle
 #      single  kernel peer,    Network net-b, site site-2, light load, no standby
+#    busy and single learn their cost per packet after 5 s of load (the fleet's CPU-against-the-reference panel).
 #    A real Prometheus (scrape and rule evaluation every 1s) scrapes them with alerts/headroom-rules.yml,
 #    on a TSDB backfilled with two days of net-a's recorded daily peak (the forecast panel needs a day).
 # 3. Every panel query and every variable query, variables substituted ($instance = the busy peer,
@@ -83,9 +84,11 @@ start_peer() {
 
 # The busy peer's census reads a stand-in `wg` (two tunnels, one relayed) for the panels of who is on the peer.
 mkdir -p "$tmp/bin" && cp "$here/wg-stand-in.sh" "$tmp/bin/wg"
-PATH="$tmp/bin:$PATH" start_peer busy kernel net-a site-1 --ceiling.download=10mbit --ceiling.upload=10mbit
+# busy and single learn their cost per packet within seconds, for the fleet's "CPU against the reference" panel.
+PATH="$tmp/bin:$PATH" start_peer busy kernel net-a site-1 --ceiling.download=10mbit --ceiling.upload=10mbit \
+  --ceiling.cost-after=5s
 start_peer standby userspace net-a site-1
-start_peer single kernel net-b site-2
+start_peer single kernel net-b site-2 --ceiling.cost-after=5s
 # busy: 11.5 MB/s down (9x its ceiling), 4 MB/s up; single: 2 MB/s down, 1 MB/s up; standby idle.
 python3 "$here/advance.py" "$tmp/busy:11500000:4000000" "$tmp/single:2000000:1000000" "$tmp/standby:0:0" \
   >"$tmp/advance.log" 2>&1 &

@@ -4,14 +4,11 @@
   'use strict';
   var NS = 'http://www.w3.org/2000/svg';
   var DIRS = ['download', 'upload'];
-  // Every sentence comes from the server (facts_words, verdict_words, ceiling_words, observed_words,
-  // advice_words): the page's words are written once, in Java.
+  // Every word comes from the server: the page's texts and fragments (status "page", made by LandingPage, as
+  // the page was served) and the facts, the words, each core's state. Nothing here formats a figure for reading.
   var hist = {points: [], span: 300, interval: 1, capacity: 300, last: -1};
   var status = null;
 
-  function gbps(b) { return b == null ? '–' : (b * 8 / 1e9).toFixed(3); }
-  function pct(r) { return r == null ? '–' : Math.round(r * 100) + '%'; }
-  function cap(t) { return t.charAt(0).toUpperCase() + t.slice(1); }
   function all(sel) { return Array.prototype.slice.call(document.querySelectorAll(sel)); }
   function set(k, v) { all('[data-k="' + k + '"]').forEach(function (e) { if (e.textContent !== v) e.textContent = v; }); }
   function el(tag, attrs, parent, text) {
@@ -30,42 +27,21 @@
 
   function applyStatus(s) {
     status = s;
-    var v = s.verdict || null;
-    set('ready', s.ready ? (s.ready.ready ? 'ready' : 'not ready: ' + s.ready.reason) : '');
-    set('updated', s.sequence == null ? '' : 'sample ' + s.sequence + ' at ' + new Date(s.timestamp * 1000).toLocaleTimeString());
+    var v = s.verdict || null, page = s.page || {text: {}, html: {}};
+    Object.keys(page.text).forEach(function (k) { set(k, page.text[k]); });
+    // The fragments' layout is the server's; rebuilt only when it changed.
+    Object.keys(page.html).forEach(function (k) {
+      all('[data-html="' + k + '"]').forEach(function (e) {
+        if (e.headroomHtml !== page.html[k]) { e.headroomHtml = page.html[k]; e.innerHTML = page.html[k]; }
+      });
+    });
+    if (s.sequence != null) set('updated', page.text.updated + ' at ' + new Date(s.timestamp * 1000).toLocaleTimeString());
     set('facts', s.facts_words || '');
     DIRS.forEach(function (d) {
-      var t = (s.tunnel && s.tunnel[d]) || {}, j = (v && v[d]) || {};
-      set(d + '.gbps', gbps(t.bytes_per_second));
-      set(d + '.verdict', j.verdict ? (j.verdict_words || j.verdict) : 'Verdict pending');
-      set(d + '.ceiling', j.ceiling_words || '· ceiling pending');
-      set(d + '.util', pct(j.utilization));
-      set(d + '.peak', t.peak_bytes_per_second == null ? 'none yet'
-        : gbps(t.peak_bytes_per_second) + ' Gbps' + (j.peak_utilization == null ? '' : ' (' + pct(j.peak_utilization) + ')'));
-      set(d + '.reason', j.reason || '');
-      set(d + '.spare', j.spare_words ? cap(j.spare_words) : '');
-      set(d + '.basis', j.ceiling_basis || '');
-      set(d + '.observed', j.observed_words || '');
+      var j = (v && v[d]) || {};
       document.querySelector('[data-dir="' + d + '"]').setAttribute('data-verdict', j.verdict || 'pending');
       document.querySelector('[data-w="' + d + '.util"]').style.width = Math.min(100, (j.utilization || 0) * 100) + '%';
     });
-    var ul = document.querySelector('[data-list="advice"]'), items = [];
-    if (!v) items.push([null, 'Verdict pending: the judge has not published one yet.']);
-    else (v.advice || []).forEach(function (a) {
-      // "none" has nothing to name (empty words); its reason says so.
-      items.push([a.advice_words || null, cap(a.reason || '')]);
-    });
-    var key = JSON.stringify(items);
-    if (ul.getAttribute('data-key') !== key) {
-      ul.setAttribute('data-key', key);
-      ul.textContent = '';
-      items.forEach(function (it) {
-        var li = document.createElement('li');
-        if (it[0]) { var b = document.createElement('b'); b.textContent = it[0]; li.appendChild(b); li.appendChild(document.createTextNode(': ')); }
-        li.appendChild(document.createTextNode(it[1]));
-        ul.appendChild(li);
-      });
-    }
     set('words', s.words || '');
   }
 
@@ -169,8 +145,7 @@
     var colors = ['user', 'system', 'softirq', 'steal'].map(function (m) { return css.getPropertyValue('--' + m).trim(); });
     cores.forEach(function (c, i) {
       var row = rows[i], now = row.querySelector('.now');
-      now.textContent = !c.online ? 'offline' : pct(c.busy) + ' busy'
-        + (c.softirq == null ? '' : ', softirq ' + pct(c.softirq) + ', steal ' + pct(c.steal));
+      now.textContent = c.words;
       var strip = row.querySelector('.strip'), cv = strip.querySelector('canvas');
       if (!cv) { cv = document.createElement('canvas'); strip.appendChild(cv); }
       var dpr = window.devicePixelRatio || 1, w = strip.clientWidth, h = strip.clientHeight;

@@ -9,6 +9,7 @@ import dev.headroom.judge.MeasuredProfile;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ReferenceProfile;
 import dev.headroom.judge.Sizing;
+import dev.headroom.judge.ThisCpu;
 import dev.headroom.judge.Units;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
@@ -57,6 +58,7 @@ import picocli.CommandLine.TypeConversionException;
     "                     (--vcpus N [--datapath kernel|userspace]",
     "                      | --capacity RATE | --profile.file PATH",
     "                      | --capacity-source observed)",
+    "                     [--from-state DIR | --from-status URL]",
     "                     [--line-rate 10gbit] [--mtu N] [--peers-per-network N]%n"},
     description = "The four-step sizing method: how many routing peers and Networks carry the peak, from users and"
         + " their rate (given, or observed by the census in Prometheus) and one peer's capacity (reference table, as"
@@ -90,6 +92,13 @@ public final class SizeCommand implements Callable<Integer> {
   @Option(names = "--datapath", paramLabel = "D",
       description = "with --vcpus: kernel (default) or userspace (wireguard-go)")
   Datapath datapath;
+  @Option(names = "--from-state", paramLabel = "DIR", description = "with --vcpus: one peer's capacity from the"
+      + " cost per packet this peer learned, read from the daemon's state directory (its --path.state, e.g."
+      + " /var/lib/headroom): this CPU, spread over N vCPUs as the reference's was, instead of the reference itself")
+  Path fromState;
+  @Option(names = "--from-status", paramLabel = "URL", description = "with --vcpus: the same from a running"
+      + " daemon's /api/v1/status (its base URL, e.g. http://peer:9586)")
+  URI fromStatus;
   @Option(names = "--line-rate", paramLabel = "R",
       description = "the peer's NIC (e.g. 1gbit, 10gbit): capacity is the smaller of CPU and NIC")
   OptionalDouble lineRate = OptionalDouble.empty();
@@ -185,12 +194,33 @@ public final class SizeCommand implements Callable<Integer> {
     if (datapath != null && capacity.vcpus == null) {
       throw usage("--datapath only applies with --vcpus");
     }
+    if (fromState != null && fromStatus != null) {
+      throw usage("give one of --from-state and --from-status");
+    }
+    if ((fromState != null || fromStatus != null) && capacity.vcpus == null) {
+      throw usage((fromState != null ? "--from-state" : "--from-status") + " sizes a peer of this CPU: it needs --vcpus");
+    }
 
     double capacityGbps = Double.NaN; // observed: read from Prometheus below
     String capacityBasis = "";
     Datapath dp = datapath == null ? Datapath.KERNEL : datapath;
     int vcpus = 0;
-    if (capacity.vcpus != null) {
+    LearnedCost own = null;
+    if (fromState != null || fromStatus != null) {
+      try {
+        own = fromState != null ? LearnedCost.fromState(fromState) : LearnedCost.fromStatus(fromStatus);
+      } catch (IOException e) {
+        return fail(e.getMessage());
+      }
+      // The datapath the peer runs, unless another is asked for (netstack sizes as userspace WireGuard).
+      dp = datapath != null ? datapath : own.datapath().userspace() ? Datapath.USERSPACE : Datapath.KERNEL;
+      vcpus = capacity.vcpus.intValue();
+      capacityGbps = Sizing.thisCpuGbps(own.cost(), own.datapath(), dp, vcpus, mtu.intValue(), direction);
+      out.println("Using the cost this peer learned (" + own.from() + ", " + own.datapath().label() + " datapath): "
+          + Explainer.thisCpu(ThisCpu.of(own.cost(), Sizing.restingPeer(own.datapath(), vcpus, mtu.intValue()))));
+      capacityBasis = "this CPU: its cost per packet spread over " + vcpus + " vCPUs as the reference's was, "
+          + dp.label() + " datapath, MTU " + mtu;
+    } else if (capacity.vcpus != null) {
       vcpus = capacity.vcpus.intValue();
       capacityGbps = ReferenceProfile.tableGbps(dp, vcpus, direction);
       capacityBasis = Explainer.basis(ReferenceProfile.ceiling(dp, vcpus, ReferenceProfile.BASE_MTU,
@@ -285,7 +315,7 @@ public final class SizeCommand implements Callable<Integer> {
     OptionalDouble lineRateGbps = lineRate.isPresent() ? OptionalDouble.of(Units.gbps(lineRate.getAsDouble()))
         : OptionalDouble.empty();
     Sizing.Inputs in = new Sizing.Inputs(users, perUserMbps, direction, dp, vcpus, capacityGbps, lineRateGbps,
-        mtu.intValue(), perNetwork, capacity.vcpus != null);
+        mtu.intValue(), perNetwork, capacity.vcpus != null && own == null);
     new SizeReport(in, Sizing.plan(in), capacityBasis).print(out);
     return 0;
   }

@@ -14,6 +14,9 @@ import picocli.CommandLine.Option;
  * <p>Usage: {@code double saturated = config.ceilings().cpuSaturation();}
  */
 public final class CeilingSettings extends SettingsGroup {
+  /** The loaded time the cost must rest on by default; {@code size --from-state} holds a state file's cost to it. */
+  public static final String DEFAULT_COST_AFTER = "1m";
+
   @Option(names = "--ceiling.download", paramLabel = "RATE",
       description = "download ceiling, e.g. 12gbit (beats the reference profile)")
   private OptionalDouble download = OptionalDouble.empty();
@@ -24,7 +27,7 @@ public final class CeilingSettings extends SettingsGroup {
   @Option(names = "--ceiling.learn-after", paramLabel = "DURATION", defaultValue = "3m",
       description = "how long the peer must sustain a saturation (or beat its ceiling) before that rate becomes"
           + " its observed ceiling (default ${DEFAULT-VALUE})") private Duration learnAfter;
-  @Option(names = "--ceiling.cost-after", paramLabel = "DURATION", defaultValue = "1m",
+  @Option(names = "--ceiling.cost-after", paramLabel = "DURATION", defaultValue = DEFAULT_COST_AFTER,
       description = "how much loaded time the peer's cost per packet must be learned over before the ceiling it"
           + " gives is used (the cost ceiling source) (default ${DEFAULT-VALUE})") private Duration costAfter;
   @Option(names = "--cpu.saturation", paramLabel = "RATIO", defaultValue = "0.9",

@@ -83,6 +83,22 @@ public final class Sizing {
     }
   }
 
+  /**
+   * One peer's CPU capacity in a direction, Gbps, at {@code vcpus} of this CPU on {@code target}: the cost a peer
+   * learned on {@code learnedOn}, spread over the cores as the reference's was ({@link ThisCpu}), at full packets of
+   * {@code tunnelMtu}; NaN while the cost is not usable.
+   */
+  public static double thisCpuGbps(CostModel.Estimate e, Datapath learnedOn, Datapath target, int vcpus, int tunnelMtu,
+      Direction d) {
+    ThisCpu.Size s = ThisCpu.at(e, restingPeer(learnedOn, vcpus, tunnelMtu), target, vcpus);
+    return s == null ? Double.NaN : Units.gbps(s.bytesPerSecond().get(d));
+  }
+
+  /** A peer of this shape at rest: what a learned cost is read against where no sample is at hand. */
+  public static Observation restingPeer(Datapath datapath, int cores, int tunnelMtu) {
+    return Observation.builder(datapath, cores).tunnelMtu(tunnelMtu).coreBusy(new double[cores]).build();
+  }
+
   public static Plan plan(Inputs in) {
     Direction d = in.direction();
     double peak = in.activeUsers() * in.perUserMbps() / 1000.0;

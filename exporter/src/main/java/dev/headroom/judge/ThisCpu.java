@@ -42,9 +42,9 @@ public record ThisCpu(PerDirection<Double> speed, CostModel.Estimate evidence, L
   /** The figures, or unknown speeds and no rows while the cost is not usable or there is no datapath. */
   public static ThisCpu of(CostModel.Estimate e, Observation o) {
     Datapath dp = o.datapath();
-    PerDirection<Double> speed = PerDirection.of(d -> dp == Datapath.ABSENT ? Double.NaN : CostModel.speed(e, dp, d));
+    PerDirection<Double> speed = speeds(e, o);
     List<Size> rows = new ArrayList<>();
-    if (!Double.isNaN(speed.download()) && !Double.isNaN(speed.upload())) {
+    if (known(speed)) {
       for (Datapath target : dp.userspace() ? List.of(dp, Datapath.KERNEL) : List.of(dp)) {
         for (int cores : GUIDE_SIZES) {
           rows.add(size(e, o, speed, target, cores));
@@ -52,6 +52,23 @@ public record ThisCpu(PerDirection<Double> speed, CostModel.Estimate evidence, L
       }
     }
     return new ThisCpu(speed, e, rows);
+  }
+
+  /**
+   * A peer of {@code cores} cores of this CPU on {@code target}, at a size the guide may have no row for (this peer's
+   * own, or one asked for by {@code size}); null while the cost is not usable.
+   */
+  public static Size at(CostModel.Estimate e, Observation o, Datapath target, int cores) {
+    PerDirection<Double> speed = speeds(e, o);
+    return known(speed) ? size(e, o, speed, target, cores) : null;
+  }
+
+  private static PerDirection<Double> speeds(CostModel.Estimate e, Observation o) {
+    return PerDirection.of(d -> o.datapath() == Datapath.ABSENT ? Double.NaN : CostModel.speed(e, o.datapath(), d));
+  }
+
+  private static boolean known(PerDirection<Double> speed) {
+    return !Double.isNaN(speed.download()) && !Double.isNaN(speed.upload());
   }
 
   /** The ceiling of a peer of {@code cores} cores of this CPU on {@code target}; see the type's description. */

@@ -21,11 +21,14 @@ import dev.headroom.judge.PacketSize;
 import dev.headroom.judge.ProfileFile;
 import dev.headroom.judge.ReferenceProfile;
 import dev.headroom.judge.SpareCapacity;
+import dev.headroom.judge.ThisCpu;
 import dev.headroom.judge.Units;
 import dev.headroom.judge.Verdict;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
@@ -275,20 +278,23 @@ public final class Explainer {
           + " peers raise one tunnel's rate";
       case BELOW_KNEE -> who + "is CPU-bound on " + coresText(jm) + "; the reference grows to "
           + num(ReferenceProfile.tableGbps(o.datapath(), ReferenceProfile.KNEE_CORES, d), 1) + " Gbps " + d.label()
-          + " at " + ReferenceProfile.KNEE_CORES + " cores: add cores, up to " + ReferenceProfile.KNEE_CORES;
+          + " at " + ReferenceProfile.KNEE_CORES + " cores: add cores, up to " + ReferenceProfile.KNEE_CORES
+          + thisCpuText(jm, a, "; ", o.datapath(), nextSize(jm), "");
       case PAST_KNEE -> who + "is CPU-bound on " + coresText(jm) + " and " + kneeText(d)
-          + ": add a routing peer in its own Network";
+          + ": add a routing peer in its own Network"
+          + thisCpuText(jm, a, "; one more peer of ", o.datapath(), cores, " adds");
       case USERSPACE_BELOW_KNEE -> who + "is CPU-bound on " + coresText(jm) + "; userspace WireGuard still gains up to "
           + ReferenceProfile.USERSPACE_KNEE_CORES + " cores (reference "
           + num(ReferenceProfile.tableGbps(Datapath.USERSPACE, ReferenceProfile.USERSPACE_KNEE_CORES, d), 1)
-          + " Gbps " + d.label() + ")";
+          + " Gbps " + d.label() + ")" + thisCpuText(jm, a, "; ", o.datapath(), nextSize(jm), "");
       case USERSPACE_BOUND -> a.advice() == Advice.SCALE_OUT
           ? "then, if kernel WireGuard is not an option or fills up too, add a routing peer in its own Network: "
               + "userspace WireGuard does not grow with cores"
           : who + "is bound in userspace WireGuard at " + gbpsText(o.throughput(d)) + ": wireguard-go keeps only ~"
               + num(jm.usableCores(), 1) + " cores busy (reference plateau ~"
               + num(ReferenceProfile.plateauGbps(o.datapath(), d), 1) + " Gbps " + d.label() + "); kernel WireGuard gives "
-              + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, d), 1) + " Gbps on " + cores + " cores";
+              + num(ReferenceProfile.tableGbps(Datapath.KERNEL, cores, d), 1) + " Gbps on " + cores + " cores"
+              + thisCpuText(jm, a, "; ", Datapath.KERNEL, cores, "");
       case USERSPACE_NEAR_PLATEAU -> "the userspace datapath is near its plateau (download "
           + gbpsText(o.throughput(Direction.DOWNLOAD)) + ", upload " + gbpsText(o.throughput(Direction.UPLOAD))
           + "; userspace WireGuard tops out near " + num(ReferenceProfile.plateauGbps(o.datapath(), Direction.DOWNLOAD), 1)
@@ -313,6 +319,85 @@ public final class Explainer {
           + ", not by the peer: more cores or peers will not raise it; let that client reach the peer directly"
           + " (UDP to the peer's WireGuard port, NAT, firewall)";
     };
+  }
+
+  /**
+   * This CPU against the reference box and the evidence behind it: "this CPU: 0.94x the reference (download), 0.9x
+   * (upload), from 3m00s of load (cost ±4%)"; empty while the cost is not learned.
+   */
+  public static String thisCpu(ThisCpu t) {
+    if (t.rows().isEmpty()) {
+      return "";
+    }
+    CostModel.Estimate e = t.evidence();
+    return "this CPU: " + num(t.speed().download(), 2) + "x the reference (download), " + num(t.speed().upload(), 2)
+        + "x (upload), from " + Units.durationText(e.seconds()) + " of load (cost ±" + pct(e.fitError())
+        + (e.apart() ? "" : "; directions not told apart: upload at the reference's ratio") + ")";
+  }
+
+  /** What the size table shows, said once for the page and {@code check}. */
+  public static final String SIZES_WORDS = "What a peer of this CPU carries at the guide's sizes, in Gbps: this CPU's"
+      + " cost per packet, spread over cores as the reference's was, at the packets each direction carries now";
+
+  /** The size table's headings: vCPUs, then each datapath's download and upload, in the order of the rows. */
+  public static List<String> sizeHeadings(ThisCpu t) {
+    List<String> h = new java.util.ArrayList<>(List.of("vCPUs"));
+    t.rows().stream().map(ThisCpu.Size::datapath).distinct()
+        .forEach(dp -> Arrays.stream(Direction.values()).forEach(d -> h.add(dp.label() + " " + d.label())));
+    return h;
+  }
+
+  /** The size table's rows under {@link #sizeHeadings}: one per guide size. */
+  public static List<List<String>> sizeCells(ThisCpu t) {
+    List<List<String>> rows = new java.util.ArrayList<>();
+    for (int cores : ThisCpu.GUIDE_SIZES) {
+      List<String> r = new java.util.ArrayList<>(List.of(Integer.toString(cores)));
+      t.rows().stream().filter(s -> s.cores() == cores)
+          .forEach(s -> Arrays.stream(Direction.values()).forEach(d -> r.add(sizeGbps(s, d))));
+      if (r.size() > 1) {
+        rows.add(r);
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * What a peer of {@code cores} vCPUs of this CPU carries on {@code target}, from the cost this peer learned
+   * ({@link ThisCpu}): "; 8 vCPUs of this CPU: about 9.1 Gbps download", after {@code lead} and before
+   * {@code verb}; for advice about both directions, both. Empty while the cost is not learned, so the advice reads
+   * as the reference alone gives it.
+   */
+  private static String thisCpuText(Judgement jm, AdviceItem a, String lead, Datapath target, int cores, String verb) {
+    ThisCpu.Size s = ThisCpu.at(jm.of(Direction.DOWNLOAD).ceiling().cost(), jm.observation(), target, cores);
+    if (s == null) {
+      return "";
+    }
+    StringBuilder t = new StringBuilder(lead).append(cores).append(cores == 1 ? " vCPU" : " vCPUs")
+        .append(" of this CPU").append(target == jm.observation().datapath() ? "" : " with kernel WireGuard")
+        .append(verb).append(verb.isEmpty() ? ": about " : " about ");
+    List<Direction> dirs = a.about().map(List::of).orElse(List.of(Direction.values()));
+    for (Direction d : dirs) {
+      t.append(d == dirs.get(0) ? "" : " and ").append(num(Units.gbps(s.bytesPerSecond().get(d)), 1)).append(" Gbps ")
+          .append(d.label()).append(s.linkCapped().get(d) ? " (held by this peer's NIC)" : "");
+    }
+    return t.toString();
+  }
+
+  /** A size's figure in a direction, Gbps to one decimal, with a mark when the NIC's line rate holds it. */
+  static String sizeGbps(ThisCpu.Size s, Direction d) {
+    return num(Units.gbps(s.bytesPerSecond().get(d)), 1) + (s.linkCapped().get(d) ? LINK_CAPPED_MARK : "");
+  }
+
+  /** Marks a size's figure held by this peer's NIC rather than its CPU; {@link #LINK_CAPPED_WORDS} says so. */
+  public static final String LINK_CAPPED_MARK = "*";
+  /** What {@link #LINK_CAPPED_MARK} means. */
+  public static final String LINK_CAPPED_WORDS = LINK_CAPPED_MARK + " held by this peer's NIC line rate, not the CPU";
+
+  /** The next of the guide's sizes above this peer's cores (the largest when there is none). */
+  private static int nextSize(Judgement jm) {
+    double peer = Classifier.peerCores(jm.observation());
+    return Arrays.stream(ThisCpu.GUIDE_SIZES).filter(c -> c > peer).findFirst()
+        .orElse(ThisCpu.GUIDE_SIZES[ThisCpu.GUIDE_SIZES.length - 1]);
   }
 
   /** Cores to read the tables at: the peer's, rounded up under a quota. */

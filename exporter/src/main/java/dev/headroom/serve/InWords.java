@@ -4,6 +4,7 @@ import dev.headroom.judge.AdviceItem;
 import dev.headroom.read.Datapath;
 import dev.headroom.judge.DirectionJudgement;
 import dev.headroom.judge.Judgement;
+import dev.headroom.judge.ThisCpu;
 import dev.headroom.judge.Units;
 import dev.headroom.read.wg.Connection;
 import dev.headroom.sample.Core;
@@ -13,6 +14,7 @@ import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
 import dev.headroom.sample.census.CensusSnapshot;
 import dev.headroom.sample.census.Talker;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -128,7 +130,35 @@ public final class InWords {
       for (AdviceItem a : j.advice()) {
         b.append("Advice: ").append(a.advice().label()).append(" - ").append(Explainer.advice(j, a)).append('\n');
       }
+      sizes(b, ThisCpu.of(j.of(Direction.DOWNLOAD).ceiling().cost(), j.observation()));
     }
     return b.toString();
+  }
+
+  /** This CPU against the reference and its size table, in columns; nothing while the cost is not learned. */
+  private static void sizes(StringBuilder b, ThisCpu t) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    b.append(LandingPage.cap(Explainer.thisCpu(t))).append(".\n").append(Explainer.SIZES_WORDS).append(":\n");
+    List<String> headings = Explainer.sizeHeadings(t);
+    List<List<String>> rows = Explainer.sizeCells(t);
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < headings.size(); i++) {
+      line.append(String.format(Locale.ROOT, i == 0 ? "  %5s" : "  %18s", headings.get(i)));
+    }
+    b.append(line).append('\n');
+    boolean capped = false;
+    for (List<String> r : rows) {
+      line.setLength(0);
+      for (int i = 0; i < r.size(); i++) {
+        line.append(String.format(Locale.ROOT, i == 0 ? "  %5s" : "  %18s", r.get(i)));
+        capped |= r.get(i).endsWith(Explainer.LINK_CAPPED_MARK);
+      }
+      b.append(line).append('\n');
+    }
+    if (capped) {
+      b.append("  ").append(Explainer.LINK_CAPPED_WORDS).append(".\n");
+    }
   }
 }

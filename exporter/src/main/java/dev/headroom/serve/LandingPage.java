@@ -14,7 +14,11 @@ import dev.headroom.judge.Units;
 import dev.headroom.sample.Core;
 import dev.headroom.sample.Direction;
 import dev.headroom.sample.Sample;
+import dev.headroom.judge.ThisCpu;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The live page at {@code /}. The server writes every number as text (so {@code lynx} or {@code curl} show
@@ -27,39 +31,67 @@ import java.util.Locale;
 public final class LandingPage {
   private LandingPage() {}
 
+  /**
+   * What the page shows, made once for the page as served and for {@code live.js} (the status JSON's {@code page}):
+   * {@code text} by {@code data-k} key, {@code html} by {@code data-html} key (the advice list and this CPU's size
+   * table, whose layout is the server's too).
+   */
+  record Parts(Map<String, String> text, Map<String, String> html) {}
+
+  /** The parts of the page for {@code p} (null before the first sample). */
+  static Parts parts(Published p, Readiness.State ready) {
+    Sample s = p == null ? null : p.sample();
+    Judgement j = p == null ? null : p.judgement();
+    Learned learned = p == null ? Learned.NONE : p.learned();
+    Map<String, String> t = new LinkedHashMap<>();
+    t.put("ready", ready.ready() ? "ready" : "not ready: " + ready.reason());
+    t.put("updated", s == null ? "" : "sample " + s.sequence());
+    for (Direction d : Direction.values()) {
+      DirectionJudgement dj = j == null ? null : j.of(d);
+      String k = d.label() + ".";
+      double ceiling = dj == null ? Double.NaN : dj.ceiling().bytesPerSecond();
+      double peak = s == null ? Double.NaN : s.peak(d);
+      t.put(k + "verdict", dj == null ? "Verdict pending" : Explainer.headline(dj));
+      t.put(k + "gbps", gbps(s == null ? Double.NaN : s.throughput(d)));
+      t.put(k + "ceiling", ceilingText(dj == null ? null : dj.ceiling()));
+      t.put(k + "util", pctText(dj == null ? Double.NaN : dj.utilization()));
+      t.put(k + "peak", peakText(peak, ceiling > 0 ? peak / ceiling : Double.NaN));
+      t.put(k + "spare", dj == null ? "" : cap(Explainer.spare(j, d)));
+      t.put(k + "reason", dj == null ? "" : Explainer.reason(j, d));
+      t.put(k + "basis", dj == null ? "" : Explainer.basis(dj.ceiling()));
+      t.put(k + "observed", observedText(learned, d));
+    }
+    ThisCpu cpu = j == null ? null : ThisCpu.of(j.of(Direction.DOWNLOAD).ceiling().cost(), j.observation());
+    t.put("this_cpu", cpu == null ? "" : cap(Explainer.thisCpu(cpu)));
+    return new Parts(t, Map.of("advice", advice(j), "sizes", cpu == null ? "" : sizes(cpu)));
+  }
+
   /** The page for {@code p} (null before the first sample), with {@code ready} in its header. */
   public static String render(Published p, HeadroomMetrics.ExporterInfo info, String telemetryPath,
       Readiness.State ready) {
     Sample s = p == null ? null : p.sample();
     Judgement j = p == null ? null : p.judgement();
+    Parts parts = parts(p, ready);
+    Map<String, String> t = parts.text();
+    Map<String, String> html = parts.html();
     StringBuilder b = new StringBuilder(6144);
     b.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">")
         .append("<title>headroom ").append(esc(info.tunnelInterface())).append("</title>")
         .append("<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/live.css\"></head><body>\n")
         .append("<header><h1>headroom</h1><p id=\"facts\" data-k=\"facts\">").append(esc(facts(s, j)))
-        .append("</p><p class=\"status\"><span data-k=\"ready\">")
-        .append(esc(ready.ready() ? "ready" : "not ready: " + ready.reason()))
-        .append("</span> <span data-k=\"updated\">")
-        .append(s == null ? "" : "sample " + s.sequence()).append("</span></p></header>\n<main>\n");
+        .append("</p><p class=\"status\">").append(k(t, "ready", "span")).append(' ').append(k(t, "updated", "span"))
+        .append("</p></header>\n<main>\n");
 
     b.append("<section class=\"dirs\" aria-label=\"Verdict per direction\">\n");
     for (Direction d : Direction.values()) {
-      direction(b, d, s, j, p == null ? Learned.NONE : p.learned());
+      direction(b, d, t, j);
     }
-    b.append("</section>\n<section id=\"advice\"><h2>Advice</h2><ul data-list=\"advice\">");
-    if (j == null) {
-      b.append("<li>Verdict pending: the judge has not published one yet.</li>");
-    } else {
-      for (AdviceItem a : j.advice()) {
-        b.append("<li>");
-        if (a.advice() != Advice.NONE) { // "none" has nothing to name; its reason says so
-          b.append("<b>").append(esc(Explainer.adviceWords(a.advice()))).append("</b>: ");
-        }
-        b.append(esc(cap(Explainer.advice(j, a)))).append("</li>");
-      }
-    }
-    b.append("</ul></section>\n");
+    b.append("</section>\n<section id=\"this-cpu\" aria-label=\"This CPU against the reference\">")
+        .append(k(t, "this_cpu", "p")).append("<div data-html=\"sizes\">").append(html.get("sizes"))
+        .append("</div></section>\n");
+    b.append("<section id=\"advice\"><h2>Advice</h2><ul data-html=\"advice\">").append(html.get("advice"))
+        .append("</ul></section>\n");
 
     b.append("<section id=\"charts\"><h2>Throughput <small data-k=\"span\">last ")
         .append(History.SPAN.toMinutes()).append(" minutes</small></h2>");
@@ -88,33 +120,75 @@ public final class LandingPage {
     return b.toString();
   }
 
-  private static void direction(StringBuilder b, Direction d, Sample s, Judgement j, Learned learned) {
+  /** An element that shows a text of the page under its key, for live.js to keep current. */
+  private static String k(Map<String, String> t, String key, String tag) {
+    return k(t, key, tag, "");
+  }
+
+  private static String k(Map<String, String> t, String key, String tag, String cls) {
+    return "<" + tag + (cls.isEmpty() ? "" : " class=\"" + cls + "\"") + " data-k=\"" + key + "\">"
+        + esc(t.get(key)) + "</" + tag + ">";
+  }
+
+  private static void direction(StringBuilder b, Direction d, Map<String, String> t, Judgement j) {
     DirectionJudgement dj = j == null ? null : j.of(d);
     String k = d.label();
-    double rate = s == null ? Double.NaN : s.throughput(d);
-    double ceiling = dj == null ? Double.NaN : dj.ceiling().bytesPerSecond();
     double util = dj == null ? Double.NaN : dj.utilization();
-    double peakUtil = ceiling > 0 && s != null ? s.peak(d) / ceiling : Double.NaN;
-    String verdict = dj == null ? "pending" : dj.verdict().label();
-    b.append("<article class=\"dir\" data-dir=\"").append(k).append("\" data-verdict=\"").append(verdict).append("\">")
+    b.append("<article class=\"dir\" data-dir=\"").append(k).append("\" data-verdict=\"")
+        .append(dj == null ? "pending" : dj.verdict().label()).append("\">")
         .append("<h2>").append(cap(k)).append(" <small>").append(d == Direction.DOWNLOAD
             ? "users pull; peer encrypts" : "users push; peer decrypts").append("</small></h2>")
-        .append("<p class=\"verdict\" data-k=\"").append(k).append(".verdict\">")
-        .append(esc(dj == null ? "Verdict pending" : Explainer.headline(dj))).append("</p>")
-        .append("<p class=\"big\"><span data-k=\"").append(k).append(".gbps\">").append(gbps(rate))
-        .append("</span> Gbps <span class=\"of\" data-k=\"").append(k).append(".ceiling\">")
-        .append(esc(dj == null ? ceilingText(null) : ceilingText(dj.ceiling()))).append("</span></p>")
+        .append(k(t, k + ".verdict", "p", "verdict"))
+        .append("<p class=\"big\">").append(k(t, k + ".gbps", "span")).append(" Gbps ")
+        .append(k(t, k + ".ceiling", "span", "of")).append("</p>")
         .append("<div class=\"meter\"><i data-w=\"").append(k).append(".util\" style=\"width:")
         .append(pct(Math.min(1, Double.isNaN(util) ? 0 : util))).append("\"></i></div>")
-        .append("<p class=\"nums\">Utilization <b data-k=\"").append(k).append(".util\">").append(pctText(util))
-        .append("</b>; peak <b data-k=\"").append(k).append(".peak\">")
-        .append(peakText(s == null ? Double.NaN : s.peak(d), peakUtil)).append("</b></p>")
-        .append("<p class=\"spare\" data-k=\"").append(k).append(".spare\">")
-        .append(esc(dj == null ? "" : cap(Explainer.spare(j, d)))).append("</p>")
-        .append("<p class=\"reason\" data-k=\"").append(k).append(".reason\">")
-        .append(esc(dj == null ? "" : Explainer.reason(j, d))).append("</p><p class=\"basis\" data-k=\"").append(k)
-        .append(".basis\">").append(esc(dj == null ? "" : Explainer.basis(dj.ceiling()))).append("</p><p class=\"observed\" data-k=\"")
-        .append(k).append(".observed\">").append(esc(observedText(learned, d))).append("</p></article>\n");
+        .append("<p class=\"nums\">Utilization ").append(k(t, k + ".util", "b")).append("; peak ")
+        .append(k(t, k + ".peak", "b")).append("</p>")
+        .append(k(t, k + ".spare", "p", "spare")).append(k(t, k + ".reason", "p", "reason"))
+        .append(k(t, k + ".basis", "p", "basis")).append(k(t, k + ".observed", "p", "observed"))
+        .append("</article>\n");
+  }
+
+  /** The advice list's items: what to do in bold, then why; "none" has nothing to name (its reason says so). */
+  private static String advice(Judgement j) {
+    if (j == null) {
+      return "<li>Verdict pending: the judge has not published one yet.</li>";
+    }
+    StringBuilder b = new StringBuilder();
+    for (AdviceItem a : j.advice()) {
+      b.append("<li>");
+      if (a.advice() != Advice.NONE) {
+        b.append("<b>").append(esc(Explainer.adviceWords(a.advice()))).append("</b>: ");
+      }
+      b.append(esc(cap(Explainer.advice(j, a)))).append("</li>");
+    }
+    return b.toString();
+  }
+
+  /** This CPU's size table (Gbps per guide size and direction), and what its mark means when a figure has one. */
+  private static String sizes(ThisCpu cpu) {
+    if (cpu.rows().isEmpty()) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder("<p class=\"note\">").append(esc(Explainer.SIZES_WORDS))
+        .append("</p><table class=\"sizes\"><thead><tr>");
+    Explainer.sizeHeadings(cpu).forEach(h -> b.append("<th>").append(esc(h)).append("</th>"));
+    b.append("</tr></thead><tbody>");
+    boolean capped = false;
+    for (List<String> row : Explainer.sizeCells(cpu)) {
+      b.append("<tr>");
+      for (String cell : row) {
+        b.append("<td>").append(esc(cell)).append("</td>");
+        capped |= cell.endsWith(Explainer.LINK_CAPPED_MARK);
+      }
+      b.append("</tr>");
+    }
+    b.append("</tbody></table>");
+    if (capped) {
+      b.append("<p class=\"note\">").append(esc(Explainer.LINK_CAPPED_WORDS)).append("</p>");
+    }
+    return b.toString();
   }
 
   private static void cores(StringBuilder b, Sample s) {
@@ -125,17 +199,17 @@ public final class LandingPage {
     for (Core c : s.cores()) {
       // Spaces between the spans: a terminal browser shows "cpu0 12% busy", the grid ignores them.
       b.append("<div class=\"core\"><span class=\"name\">cpu").append(c.cpu()).append("</span> ")
-          .append("<span class=\"strip\"></span> <span class=\"now\">");
-      if (!c.online()) {
-        b.append("offline");
-      } else {
-        b.append(pct(c.busy())).append(" busy");
-        if (c.hasShares()) {
-          b.append(", softirq ").append(pct(c.softirq())).append(", steal ").append(pct(c.steal()));
-        }
-      }
-      b.append("</span></div>");
+          .append("<span class=\"strip\"></span> <span class=\"now\">").append(esc(coreText(c)))
+          .append("</span></div>");
     }
+  }
+
+  /** A core's state now: "12% busy, softirq 3%, steal 0%", or "offline"; live.js shows it from the status JSON. */
+  static String coreText(Core c) {
+    if (!c.online()) {
+      return "offline";
+    }
+    return pct(c.busy()) + " busy" + (c.hasShares() ? ", softirq " + pct(c.softirq()) + ", steal " + pct(c.steal()) : "");
   }
 
   static String facts(Sample s, Judgement j) {

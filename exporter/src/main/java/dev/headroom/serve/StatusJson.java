@@ -96,11 +96,21 @@ public final class StatusJson {
     w.end().end();
   }
 
+  /** The live page's texts and fragments as the server writes them, for live.js to show as they are. */
+  private static void page(JsonWriter w, LandingPage.Parts parts) {
+    w.name("page").object().name("text").object();
+    parts.text().forEach(w::field);
+    w.end().name("html").object();
+    parts.html().forEach(w::field);
+    w.end().end();
+  }
+
   public static String render(Published p, HeadroomMetrics.ExporterInfo info, Readiness.State ready) {
     JsonWriter w = new JsonWriter().object();
     w.field("version", info.version()).field("network", info.network()).field("site", info.site());
     w.name("ready").object().field("ready", ready.ready()).field("reason", ready.reason()).end();
     w.field("facts_words", LandingPage.facts(p == null ? null : p.sample(), p == null ? null : p.judgement()));
+    page(w, LandingPage.parts(p, ready));
     if (p == null) {
       return w.end().toString();
     }
@@ -141,7 +151,8 @@ public final class StatusJson {
     w.field("quota_cores", p.judgement() == null ? Double.NaN : p.judgement().observation().cpuQuotaCores());
     w.name("cores").array();
     for (Core c : s.cores()) {
-      w.object().field("cpu", c.cpu()).field("online", c.online()).field("busy", c.busy());
+      w.object().field("cpu", c.cpu()).field("online", c.online()).field("busy", c.busy())
+          .field("words", LandingPage.coreText(c));
       if (c.online()) {
         CpuTimes t = c.times();
         long total = Math.max(1, t.total());

@@ -25,6 +25,10 @@ final class VerdictMetrics {
       "Where the ceiling comes from: profile (measured here), config, observed (learned from this peer's own saturation), cost (from what each packet costs this peer's CPU), or the reference tables.");
   static final Family COST = Family.gauge("headroom_cost_cpu_seconds_per_packet",
       "CPU seconds the datapath spends on one 1280-byte packet of the direction, learned from its traffic (absent until learned).");
+  static final Family CPU_SPEED = Family.gauge("headroom_cpu_speed_ratio",
+      "This CPU's datapath work per core over one core of the reference box (the sizing guide's), per direction (absent until the cost is learned).");
+  static final Family COST_EVIDENCE = Family.gauge("headroom_cost_evidence_seconds",
+      "Loaded seconds of traffic the learned cost per packet rests on.");
   static final Family UTILIZATION = Family.gauge("headroom_utilization_ratio", "Tunnel throughput over the ceiling.");
   static final Family PEAK_UTILIZATION = Family.gauge("headroom_peak_utilization_ratio",
       "Sliding-window peak throughput over the ceiling.");
@@ -53,6 +57,7 @@ final class VerdictMetrics {
       f.gauge(CEILING_PACKETS, j.of(d).ceiling().packetsPerSecond(), "direction", d.label());
       CostModel.Estimate cost = j.of(d).ceiling().cost();
       f.gauge(COST, cost.usable() ? cost.cost(d) : Double.NaN, "direction", d.label());
+      f.gauge(CPU_SPEED, CostModel.speed(cost, j.observation().datapath(), d), "direction", d.label());
       f.stateSet(CEILING_SOURCE, "source", SOURCES, Set.of(j.of(d).ceiling().source().label()), "direction", d.label());
       f.gauge(UTILIZATION, j.of(d).utilization(), "direction", d.label());
       f.gauge(PEAK_UTILIZATION, ceiling > 0 ? s.peak(d) / ceiling : Double.NaN, "direction", d.label());
@@ -60,6 +65,9 @@ final class VerdictMetrics {
       // Unknown (no datapath, an unmeasured rate) is left out rather than exposed as a made-up 0.
       f.gauge(SPARE, j.of(d).spare().bytesPerSecond(), "direction", d.label());
     }
+    CostModel.Estimate cost = j.of(Direction.DOWNLOAD).ceiling().cost();
+    // Absent where the cost model does not run (no datapath, or its CPU unmeasured): no evidence is not 0 seconds.
+    f.gauge(COST_EVIDENCE, cost.shortfall() == CostModel.Shortfall.NO_CPU ? Double.NaN : cost.seconds());
     f.stateSet(ADVICE, "advice", ADVICES, j.adviceSet().stream().map(Advice::label).collect(Collectors.toSet()));
   }
 }

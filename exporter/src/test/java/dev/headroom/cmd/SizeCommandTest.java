@@ -5,7 +5,37 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import dev.headroom.config.TestConfig;
+import dev.headroom.judge.CeilingSelector;
+import dev.headroom.judge.Classifier;
+import dev.headroom.judge.ConfigCeilings;
+import dev.headroom.judge.CostModel;
+import dev.headroom.judge.Judgement;
+import dev.headroom.judge.Learned;
+import dev.headroom.judge.Observation;
+import dev.headroom.judge.Observations;
+import dev.headroom.judge.PeerShape;
+import dev.headroom.judge.ReferenceProfile;
+import dev.headroom.judge.StateFile;
+import dev.headroom.judge.Thresholds;
+import dev.headroom.judge.Units;
+import dev.headroom.read.Datapath;
+import dev.headroom.read.ProcStatCpuSource;
+import dev.headroom.sample.Direction;
+import dev.headroom.sample.Sample;
+import dev.headroom.sample.Sampler;
+import dev.headroom.serve.HeadroomMetrics;
+import dev.headroom.serve.Published;
+import dev.headroom.serve.Readiness;
+import dev.headroom.serve.SamplerTiming;
+import dev.headroom.serve.StatusJson;
+import dev.headroom.testing.FakeClock;
+import dev.headroom.testing.FixtureTree;
 import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -193,5 +223,107 @@ class SizeCommandTest {
     Result r = size("--help");
     assertEquals(0, r.code());
     assertTrue(r.out().startsWith("usage: headroom size"));
+  }
+
+  /**
+   * A kernel peer of 4 cores whose CPU spends twice the reference's time on each packet (0.5x the reference) after
+   * 90 s of download load between 1 and 3 Gbps, as the daemon's cost model learns it.
+   */
+  private static CostModel halfSpeedCost() {
+    CostModel m = new CostModel(Duration.ofMinutes(1), null);
+    double perPacket = ReferenceProfile.BASE_MTU / (0.5 * ReferenceProfile.perCoreBytes(Datapath.KERNEL, Direction.DOWNLOAD));
+    for (int s = 0; s < 90; s++) {
+      double down = Units.bytesPerSecond(2 + Math.sin(s / 7.0));
+      double packets = down / ReferenceProfile.BASE_MTU;
+      double busy = packets * perPacket / 4;
+      Observation o = Observation.builder(Datapath.KERNEL, 4).throughput(down, 0).packets(packets, 0)
+          .coreBusy(busy, busy, busy, busy).build();
+      m.feed(o, Thresholds.defaults().trafficFloorBytesPerSecond(), s * 1_000_000_000L);
+    }
+    return m;
+  }
+
+  @Test
+  void fromStateSizesAPeerOfThisCpuFromItsLearnedCostAndSaysSo(@TempDir Path state) throws IOException {
+    StateFile.write(state.resolve(StateFile.NAME), new StateFile.Contents(
+        new PeerShape(Datapath.KERNEL, 4, 1280, "Test CPU"), Map.of(), halfSpeedCost().sums()));
+    Result r = size("--active-users 3000 --per-user 10mbit --vcpus 16 --from-state " + state);
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("Using the cost this peer learned (state file " + state.resolve(StateFile.NAME)
+        + ", kernel datapath): this CPU: 0.5x the reference (download), 0.5x (upload), from 1m30s of load"), r.out());
+    // Half the reference's 20 Gbps at 16 vCPUs: 30 Gbps needs three peers, not two.
+    assertTrue(r.out().contains("2. One peer carries 10 Gbps download (this CPU: its cost per packet spread over 16"
+        + " vCPUs as the reference's was, kernel datapath, MTU 1280)"), r.out());
+    assertTrue(r.out().contains("3. Active peers: ceil(30 / 10) = 3"), r.out());
+  }
+
+  @Test
+  void fromStateRefusesACostTheDaemonWouldNotUseYet(@TempDir Path state) throws IOException {
+    CostModel m = new CostModel(Duration.ofMinutes(1), null);
+    Observation o = Observation.builder(Datapath.KERNEL, 4).throughput(2.5e8, 0).packets(2e5, 0)
+        .coreBusy(0.5, 0.5, 0.5, 0.5).build();
+    m.feed(o, Thresholds.defaults().trafficFloorBytesPerSecond(), 0);
+    StateFile.write(state.resolve(StateFile.NAME), new StateFile.Contents(
+        new PeerShape(Datapath.KERNEL, 4, 1280, "Test CPU"), Map.of(), m.sums()));
+    Result r = size("--active-users 3000 --per-user 10mbit --vcpus 16 --from-state " + state);
+    assertEquals(1, r.code(), r.out());
+    assertTrue(r.err().contains("is not learned yet: it rests on 1s of load, the daemon uses it after 1m00s"), r.err());
+    Result none = size("--active-users 3000 --per-user 10mbit --vcpus 16 --from-state " + state.resolve("nope"));
+    assertEquals(1, none.code());
+    assertTrue(none.err().contains("no state file"), none.err());
+  }
+
+  @Test
+  void fromStatusReadsARunningDaemonsCostAsTheStateFileDoes(@TempDir Path dir) throws Exception {
+    // The daemon's own status document, rendered for a fixture peer whose judgement rests on the half-speed cost.
+    FixtureTree t = FixtureTree.copy("kernel", dir.resolve("kernel"));
+    FakeClock clock = new FakeClock();
+    Sampler sampler = new Sampler(TestConfig.fixture(t.sys(), t.proc()), new ProcStatCpuSource(t.sys(), t.proc()),
+        clock, () -> 1_764_460_800_000L, Runnable::run, null);
+    sampler.sample();
+    t.traffic("wt0", 312_500_000, 250_000, 62_500_000, 100_000);
+    clock.advanceSeconds(1);
+    Sample s = sampler.sample();
+    Observation o = Observations.from(s, Double.NaN, false);
+    Judgement j = new Classifier(Thresholds.defaults()).observe(o,
+        CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), halfSpeedCost().estimate(o)));
+    String status = StatusJson.render(new Published(s, j, null, SamplerTiming.NONE, Learned.NONE),
+        new HeadroomMetrics.ExporterInfo("test", "", "", "wt0", 0.9), new Readiness.State(true, ""));
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/api/v1/status", x -> {
+      byte[] body = status.getBytes(StandardCharsets.UTF_8);
+      x.sendResponseHeaders(200, body.length);
+      x.getResponseBody().write(body);
+      x.close();
+    });
+    server.start();
+    try {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort();
+      Result r = size("--active-users 3000 --per-user 10mbit --vcpus 16 --from-status " + url + "/");
+      assertEquals(0, r.code(), r.err());
+      assertTrue(r.out().startsWith("Using the cost this peer learned (status of " + url + ", kernel datapath): this"
+          + " CPU: 0.5x the reference (download), 0.5x (upload)"), r.out());
+      assertTrue(r.out().contains("2. One peer carries 10 Gbps download (this CPU"), r.out());
+      Result userspace = size("--active-users 3000 --per-user 10mbit --vcpus 16 --datapath userspace --from-status "
+          + url);
+      // Userspace WireGuard of this CPU: half the reference's 6.8 Gbps on 16 cores (the few it keeps busy).
+      assertTrue(userspace.out().contains("2. One peer carries 3.4 Gbps download (this CPU"), userspace.out());
+    } finally {
+      server.stop(0);
+    }
+    Result none = size("--active-users 3000 --per-user 10mbit --vcpus 16 --from-status http://127.0.0.1:1");
+    assertEquals(1, none.code());
+    assertTrue(none.err().contains("cannot read http://127.0.0.1:1/api/v1/status"), none.err());
+  }
+
+  @Test
+  void aLearnedCostNeedsVcpusAndOneSource(@TempDir Path state) {
+    Result r = size("--active-users 3000 --per-user 10mbit --capacity 5gbit --from-state " + state);
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--from-state sizes a peer of this CPU: it needs --vcpus"), r.err());
+    Result both = size("--active-users 3000 --per-user 10mbit --vcpus 4 --from-state " + state
+        + " --from-status http://localhost:9586");
+    assertEquals(2, both.code());
+    assertTrue(both.err().contains("give one of --from-state and --from-status"), both.err());
   }
 }

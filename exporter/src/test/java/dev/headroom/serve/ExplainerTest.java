@@ -14,12 +14,15 @@ import dev.headroom.judge.ConfigCeilings;
 import dev.headroom.judge.CostModel;
 import dev.headroom.judge.Judgement;
 import dev.headroom.judge.Observation;
+import dev.headroom.judge.PacketSize;
+import dev.headroom.judge.ThisCpu;
 import dev.headroom.judge.ReferenceProfile;
 import dev.headroom.judge.Thresholds;
 import dev.headroom.judge.Units;
 import dev.headroom.read.Datapath;
 import dev.headroom.sample.Direction;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,12 +32,76 @@ class ExplainerTest {
   private static final double GBPS = Units.BYTES_PER_GBPS;
 
   private static Judgement judge(Observation o) {
+    return judge(o, CostModel.Estimate.NONE);
+  }
+
+  private static Judgement judge(Observation o, CostModel.Estimate cost) {
     Classifier c = new Classifier(Thresholds.defaults());
     Judgement j = null;
     for (int i = 0; i < 3; i++) {
-      j = c.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
+      j = c.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), cost));
     }
     return j;
+  }
+
+  /** A cost learned on {@code dp} by a CPU {@code speed} times as fast as the reference's, per 1280-byte packet. */
+  private static CostModel.Estimate learned(Datapath dp, double speed) {
+    Map<Direction, Double> cost = new EnumMap<>(Direction.class);
+    for (Direction d : Direction.values()) {
+      cost.put(d, ReferenceProfile.BASE_MTU / PacketSize.units(dp, d, ReferenceProfile.BASE_MTU)
+          / (speed * ReferenceProfile.perCoreBytes(dp, d)));
+    }
+    return new CostModel.Estimate(CostModel.Shortfall.NONE, cost, true, 1, 0, 180, 60, 0.04, 1, Map.of());
+  }
+
+  /** The advice's reason for the first item of {@code advice}. */
+  private static String adviceFor(Judgement j, Advice advice) {
+    return Explainer.advice(j, j.advice().stream().filter(a -> a.advice() == advice).findFirst().orElseThrow());
+  }
+
+  @Test
+  void scaleUpNamesTheNextSizeOfThisCpuOnlyOnceTheCostIsLearned() {
+    Observation o = Observation.builder(Datapath.KERNEL, 4).throughput(7 * GBPS, 0.3 * GBPS)
+        .coreBusy(0.97, 0.97, 0.97, 0.97).build();
+    String reference = adviceFor(judge(o), Advice.SCALE_UP);
+    assertFalse(reference.contains("this CPU"), reference);
+    // A CPU as fast as the reference's carries the table's 8-core 13 Gbps; one half as fast, half of it.
+    assertEquals(reference + "; 8 vCPUs of this CPU: about 13 Gbps download",
+        adviceFor(judge(o, learned(Datapath.KERNEL, 1)), Advice.SCALE_UP));
+    assertEquals(reference + "; 8 vCPUs of this CPU: about 6.5 Gbps download",
+        adviceFor(judge(o, learned(Datapath.KERNEL, 0.5)), Advice.SCALE_UP));
+  }
+
+  @Test
+  void enableKernelWireguardNamesKernelAtThisPeersCoresOfThisCpu() {
+    Observation o = Observation.builder(Datapath.USERSPACE, 2).throughput(1.5 * GBPS, 0).coreBusy(0.96, 0.94)
+        .datapathCpuCores(1.85).build();
+    String reference = adviceFor(judge(o), Advice.ENABLE_KERNEL_WIREGUARD);
+    Judgement j = judge(o, learned(Datapath.USERSPACE, 1));
+    double kernel = ThisCpu.of(learned(Datapath.USERSPACE, 1), o).row(Datapath.KERNEL, 2).bytesPerSecond().download();
+    assertEquals(reference + "; 2 vCPUs of this CPU with kernel WireGuard: about " + Units.num(Units.gbps(kernel), 1)
+        + " Gbps download", adviceFor(j, Advice.ENABLE_KERNEL_WIREGUARD));
+    // Userspace's own next size up, for the scale_up beside it.
+    assertTrue(adviceFor(j, Advice.SCALE_UP).endsWith("; 4 vCPUs of this CPU: about 6.4 Gbps download"),
+        adviceFor(j, Advice.SCALE_UP));
+  }
+
+  @Test
+  void scaleOutPastTheKneeSaysWhatOneMorePeerOfThisSizeAdds() {
+    double[] busy = new double[32];
+    Arrays.fill(busy, 0.97);
+    Observation o = Observation.builder(Datapath.KERNEL, 32).throughput(24 * GBPS, 0.3 * GBPS).coreBusy(busy).build();
+    String reference = adviceFor(judge(o), Advice.SCALE_OUT);
+    assertEquals(reference + "; one more peer of 32 vCPUs of this CPU adds about 25 Gbps download",
+        adviceFor(judge(o, learned(Datapath.KERNEL, 1)), Advice.SCALE_OUT));
+  }
+
+  @Test
+  void thisCpuSaysItsSpeedPerDirectionAndTheEvidence() {
+    Observation o = Observation.builder(Datapath.KERNEL, 4).throughput(1 * GBPS, 0.3 * GBPS).build();
+    assertEquals("", Explainer.thisCpu(ThisCpu.of(CostModel.Estimate.NONE, o)));
+    assertEquals("this CPU: 0.5x the reference (download), 0.5x (upload), from 3m00s of load (cost ±4%)",
+        Explainer.thisCpu(ThisCpu.of(learned(Datapath.KERNEL, 0.5), o)));
   }
 
   @Test
@@ -89,12 +156,21 @@ class ExplainerTest {
     assertEquals("CPU-bound: the CPU is shared", Explainer.headline(j.of(UPLOAD)));
     assertTrue(Explainer.spare(j, UPLOAD).startsWith("no room for more upload"), Explainer.spare(j, UPLOAD));
 
-    Judgement room = judge(Observation.builder(Datapath.KERNEL, 16).throughput(20.0 / 3 * GBPS, 3.75 * GBPS)
-        .coreBusy(new double[16]).build());
+    // Below the knee the directions share the cores: a third of the 8-core download and a quarter of its upload.
+    Judgement room = judge(Observation.builder(Datapath.KERNEL, 8).throughput(13.0 / 3 * GBPS, 11.0 / 4 * GBPS)
+        .coreBusy(new double[8]).build());
     double spare = room.of(DOWNLOAD).spare().bytesPerSecond();
     assertTrue(Explainer.spare(room, DOWNLOAD).contains("room for " + Units.gbpsText(spare) + " more download"),
         Explainer.spare(room, DOWNLOAD));
-    assertTrue(Explainer.spare(room, DOWNLOAD).contains(Units.pct(room.of(DOWNLOAD).spare().load()) + " in use"));
+    assertTrue(Explainer.spare(room, DOWNLOAD).contains(Units.pct(room.of(DOWNLOAD).spare().load()) + " in use"),
+        Explainer.spare(room, DOWNLOAD));
+
+    // From the knee's 16 cores on, decryption stops spreading: the fractions do not add, and the spare names the
+    // direction's own ceiling instead of the shared CPU.
+    Judgement knee = judge(Observation.builder(Datapath.KERNEL, ReferenceProfile.KNEE_CORES)
+        .throughput(20.0 / 3 * GBPS, 3.75 * GBPS).coreBusy(new double[ReferenceProfile.KNEE_CORES]).build());
+    assertTrue(Explainer.spare(knee, DOWNLOAD).contains("(its own "
+        + Units.gbpsText(knee.of(DOWNLOAD).ceiling().bytesPerSecond()) + " ceiling)"), Explainer.spare(knee, DOWNLOAD));
   }
 
   @Test

@@ -138,7 +138,11 @@ class GoldenMetricsTest {
     clock.advanceSeconds(1);
     Sample s = sampler.sample();
     Observation o = Observations.from(s, Double.NaN, false);
-    Judgement j = new Classifier(Thresholds.defaults()).observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
+    // The cost learned from that second (needed: one second), so the files show the cost's figures as a peer does.
+    CostModel cost = new CostModel(java.time.Duration.ofSeconds(1), null);
+    cost.feed(o, Thresholds.defaults().trafficFloorBytesPerSecond(), 0);
+    Judgement j = new Classifier(Thresholds.defaults()).observe(o,
+        CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), cost.estimate(o)));
     return new Published(s, j, null,
         SamplerTiming.NONE, Learned.NONE);
   }
