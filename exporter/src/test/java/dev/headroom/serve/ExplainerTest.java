@@ -165,12 +165,12 @@ class ExplainerTest {
     assertTrue(Explainer.spare(room, DOWNLOAD).contains(Units.pct(room.of(DOWNLOAD).spare().load()) + " in use"),
         Explainer.spare(room, DOWNLOAD));
 
-    // From the knee's 16 cores on, decryption stops spreading: the fractions do not add, and the spare names the
-    // direction's own ceiling instead of the shared CPU.
-    Judgement knee = judge(Observation.builder(Datapath.KERNEL, ReferenceProfile.KNEE_CORES)
-        .throughput(20.0 / 3 * GBPS, 3.75 * GBPS).coreBusy(new double[ReferenceProfile.KNEE_CORES]).build());
-    assertTrue(Explainer.spare(knee, DOWNLOAD).contains("(its own "
-        + Units.gbpsText(knee.of(DOWNLOAD).ceiling().bytesPerSecond()) + " ceiling)"), Explainer.spare(knee, DOWNLOAD));
+    // Where both ceilings at once leave cores idle (32 cores: 12.5 + 7.5 of them), decryption stops spreading: the
+    // fractions do not add, and the spare names the direction's own ceiling instead of the shared CPU.
+    Judgement wide = judge(Observation.builder(Datapath.KERNEL, 32)
+        .throughput(25.0 / 3 * GBPS, 3.75 * GBPS).coreBusy(new double[32]).build());
+    assertTrue(Explainer.spare(wide, DOWNLOAD).contains("(its own "
+        + Units.gbpsText(wide.of(DOWNLOAD).ceiling().bytesPerSecond()) + " ceiling)"), Explainer.spare(wide, DOWNLOAD));
   }
 
   @Test
