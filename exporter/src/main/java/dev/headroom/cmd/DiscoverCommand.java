@@ -152,9 +152,6 @@ public final class DiscoverCommand implements Callable<Integer> {
     Discovery discovery = new Discovery(reader, refresh, System::currentTimeMillis);
     holder[0] = discovery;
 
-    if (!once) {
-      trapSignals();
-    }
     Optional<ApiException> first = discovery.refresh(false); // told here, once, in the start's own words
     if (first.isPresent() && first.get().outcome() == Outcome.UNAUTHORIZED) {
       err.println("headroom discover: " + first.get().getMessage() + " (token from " + tokenFile + ")");
@@ -172,6 +169,7 @@ public final class DiscoverCommand implements Callable<Integer> {
       out.print(InventoryInWords.render(discovery.snapshot().inventory(), targets));
       return 0;
     }
+    trapSignals();
     Refusals refusals = new Refusals();
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(new InventoryMetrics(discovery, targets, Version.get(), refusals, System::currentTimeMillis));
