@@ -162,8 +162,44 @@ scrape_configs:
     check("the token is in no response and no log", TOKEN not in sd + metrics + logs + once.stdout + once.stderr)
 
 
+def self_signed(name):
+    """A certificate for 127.0.0.1, its own CA, and its key."""
+    cert, key = os.path.join(WORK, name + ".crt"), os.path.join(WORK, name + ".key")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    return cert, key
+
+
+def tls_client():
+    """A self-hosted management server with its own CA: verified with --netbird.ca-file, refused without."""
+    cert, key = self_signed("management")
+    token = os.path.join(WORK, "netbird-token")
+    port = free_port()
+    api = start("standin-tls", ["python3", os.path.join(HERE, "netbird_standin.py"), "--fixtures", FIXTURES,
+                                "--token-file", token, "--port", str(port), "--tls-cert", cert, "--tls-key", key])
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    base = ["java", "-jar", JAR, "discover", "--once", f"--netbird.token-file={token}",
+            f"--netbird.api-url=https://127.0.0.1:{port}"]
+    trusted = subprocess.run(base + [f"--netbird.ca-file={cert}"], capture_output=True, text=True, timeout=60)
+    check("a self-hosted server's own CA is trusted with --netbird.ca-file",
+          trusted.returncode == 0 and "Network dc-east" in trusted.stdout, trusted.stdout + trusted.stderr)
+    untrusted = subprocess.run(base, capture_output=True, text=True, timeout=60)
+    check("without --netbird.ca-file the unknown CA is refused, naming the setting",
+          untrusted.returncode == 1 and "TLS failed" in untrusted.stderr and "--netbird.ca-file" in untrusted.stderr,
+          untrusted.stderr)
+    api.send_signal(signal.SIGTERM)
+
+
 try:
     main()
+    tls_client()
 finally:
     for p in procs:
         if p.poll() is None:

@@ -5,7 +5,7 @@ exporter/src/test/resources/fixtures/netbird-api, built from the fields of NetBi
 (shared/management/http/api/openapi.yml). Answers 401 to a request without `Authorization: Token <token>`, 405 to
 anything but GET.
 
-Usage: netbird_standin.py --fixtures DIR --token-file FILE [--peer-ip 127.0.0.1] [--port 0]
+Usage: netbird_standin.py --fixtures DIR --token-file FILE [--peer-ip 127.0.0.1] [--port 0] [--tls-cert F --tls-key F]
 Prints "port N" once listening; --peer-ip replaces every peer's overlay IP (so a real exporter on this host is
 the discovered target)."""
 import argparse
@@ -24,6 +24,8 @@ def main():
     ap.add_argument("--token-file", required=True)
     ap.add_argument("--peer-ip")
     ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--tls-cert")
+    ap.add_argument("--tls-key")
     a = ap.parse_args()
     token = open(a.token_file).read().strip()
     bodies = {}
@@ -63,6 +65,11 @@ def main():
         do_POST = do_PUT = do_DELETE = do_PATCH = refuse
 
     server = ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
+    if a.tls_cert:
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(a.tls_cert, a.tls_key)
+        server.socket = ctx.wrap_socket(server.socket, server_side=True)
     print("port", server.server_address[1], flush=True)
     server.serve_forever()
 

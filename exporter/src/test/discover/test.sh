@@ -11,7 +11,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../../../.." && pwd)"
 cd "$repo"
 . exporter/scripts/deps.sh
-if ! need_packages "the discover test" prometheus:prometheus python3:python3; then
+if ! need_packages "the discover test" prometheus:prometheus python3:python3 openssl:openssl; then
   echo "discover: 0 passed, 1 failed (Debian packages missing)"
   exit 1
 fi
