@@ -90,7 +90,7 @@ class DiscoverCommandTest {
         + "  primary  router-west-1  metric 100  100.64.0.21:10170  not connected to management\n"
         + "  broken: fewer than 2 enabled routing peers: no standby\n"), o);
     assertTrue(o.contains("  disabled router-lab-1  metric 100  100.64.0.31:10170\n"), o);
-    assertTrue(o.contains("Network office-lan (route-office, a network route)"), o);
+    assertTrue(o.contains("Network office-lan (office-lan, a network route)"), o);
     assertTrue(o.endsWith("4 of 4 Networks break the guide's rules\n"), o);
     assertEquals("", err());
   }

@@ -103,7 +103,7 @@ class DiscoverServerTest {
     assertEquals("false", labels(sd, "dc-west", "router-west-1").get("__meta_netbird_peer_connected"));
     Map<String, String> office = labels(sd, "office-lan", "router-lab-1");
     assertEquals("routes", office.get("__meta_netbird_network_source"));
-    assertEquals("route-office", office.get("__meta_netbird_network_id"));
+    assertEquals("office-lan", office.get("__meta_netbird_network_id"));
   }
 
   @Test
@@ -152,7 +152,7 @@ class DiscoverServerTest {
     for (String line : List.of(
         "headroom_netbird_network_routers{network=\"dc-east\",network_id=\"net-east\"} 2.0",
         "headroom_netbird_network_routers{network=\"lab\",network_id=\"net-lab\"} 1.0",
-        "headroom_netbird_network_routers{network=\"office-lan\",network_id=\"route-office\"} 1.0",
+        "headroom_netbird_network_routers{network=\"office-lan\",network_id=\"office-lan\"} 1.0",
         "headroom_netbird_router_metric{instance_target=\"100.64.0.11:10170\",netbird_peer=\"router-east-1\",network=\"lab\",network_id=\"net-lab\"} 50.0",
         "headroom_netbird_router_metric{instance_target=\"100.64.0.12:10170\",netbird_peer=\"router-east-2\",network=\"dc-east\",network_id=\"net-east\"} 200.0",
         "headroom_netbird_router_enabled{instance_target=\"100.64.0.31:10170\",netbird_peer=\"router-lab-1\",network=\"lab\",network_id=\"net-lab\"} 0.0",
@@ -161,7 +161,7 @@ class DiscoverServerTest {
         "headroom_netbird_inventory_problems{network=\"dc-east\",network_id=\"net-east\",problem=\"single_router\"} 0.0",
         "headroom_netbird_inventory_problems{network=\"dc-east\",network_id=\"net-east\",problem=\"shared_box\"} 1.0",
         "headroom_netbird_inventory_problems{network=\"lab\",network_id=\"net-lab\",problem=\"shared_box\"} 1.0",
-        "headroom_netbird_inventory_problems{network=\"office-lan\",network_id=\"route-office\",problem=\"shared_box\"} 0.0",
+        "headroom_netbird_inventory_problems{network=\"office-lan\",network_id=\"office-lan\",problem=\"shared_box\"} 0.0",
         "headroom_netbird_inventory_networks 4.0",
         "headroom_netbird_inventory_targets 6.0",
         "headroom_netbird_inventory_age_seconds 90.0",

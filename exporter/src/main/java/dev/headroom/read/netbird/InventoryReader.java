@@ -193,12 +193,14 @@ public final class InventoryReader {
       }
       out.add(new Inventory.Network(n.id(), n.name(), Inventory.Source.NETWORKS, members.routers()));
     }
+    // Routes sharing a network_id are one network's routers: NetBird's HA for the older routes.
+    Map<String, Members> byNetworkId = new LinkedHashMap<>();
     for (ApiSchema.Route r : routes) {
-      Members members = new Members();
-      members.add(r.network_id(), r.id(), r.peer(), r.peer_groups(), r.metric(), r.enabled(), r.masquerade(),
-          peerById, groupById);
-      out.add(new Inventory.Network(r.id(), r.network_id(), Inventory.Source.ROUTES, members.routers()));
+      byNetworkId.computeIfAbsent(r.network_id(), k -> new Members()).add(r.network_id(), r.id(), r.peer(),
+          r.peer_groups(), r.metric(), r.enabled(), r.masquerade(), peerById, groupById);
     }
+    byNetworkId.forEach((id, members) ->
+        out.add(new Inventory.Network(id, id, Inventory.Source.ROUTES, members.routers())));
     return new Inventory(out, peers.size());
   }
 

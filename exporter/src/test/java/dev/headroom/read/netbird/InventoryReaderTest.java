@@ -70,10 +70,26 @@ class InventoryReaderTest {
   @Test
   void olderRoutesAreNetworksNamedByTheirNetworkId() throws Exception {
     Inventory.Network office = network(reader(Duration.ofSeconds(10)).read(), "office-lan");
-    assertEquals("route-office", office.id());
+    assertEquals("office-lan", office.id());
     assertEquals(Inventory.Source.ROUTES, office.source());
     assertEquals(9999, office.routers().get(0).metric());
+    assertEquals("route-office", office.routers().get(0).routerId());
     assertEquals("router-lab-1", office.routers().get(0).peer().name());
+  }
+
+  @Test
+  void routesSharingANetworkIdAreOneNetworkWithARouterEach() throws Exception {
+    ApiSchema.Peer a = new ApiSchema.Peer("pa", "router-a", "100.64.0.1", "router-a.netbird.cloud", true, "a", List.of());
+    ApiSchema.Peer b = new ApiSchema.Peer("pb", "router-b", "100.64.0.2", "router-b.netbird.cloud", true, "b", List.of());
+    // NetBird's HA for the older routes: the same network_id on two routes, each with its own peer and metric.
+    Inventory i = reader(Duration.ofSeconds(10)).assemble(List.of(), List.of(), List.of(
+        new ApiSchema.Route("r1", "branch", "pa", null, 10, true, true),
+        new ApiSchema.Route("r2", "branch", "pb", null, 20, true, true)), List.of(a, b), List.of());
+    assertEquals(1, i.networks().size(), i.toString());
+    Inventory.Network branch = network(i, "branch");
+    assertEquals("branch", branch.id());
+    assertEquals(Map.of("router-a", 10, "router-b", 20), Map.of(branch.routers().get(0).peer().name(),
+        branch.routers().get(0).metric(), branch.routers().get(1).peer().name(), branch.routers().get(1).metric()));
   }
 
   @Test
