@@ -2,13 +2,15 @@
 # Installs headroom from this unpacked tarball on a systemd distribution without dpkg.
 # Usage (as root, from the unpacked directory):
 #   ./install.sh               install or upgrade; keeps existing /etc/headroom and /etc/default/headroom
-#   ./install.sh --uninstall   remove the program and unit; keeps config, state and the user
+#   ./install.sh --uninstall   remove the program and units; keeps config, state and the user
 # PREFIX (default /usr/local) holds the program; config and state go where the .deb puts them.
-# Nothing is enabled or started: systemctl enable --now headroom
+# Nothing is enabled or started: systemctl enable --now headroom (on routing peers), headroom-discover (next to
+# Prometheus, once /etc/headroom/netbird-token holds a NetBird token).
 set -eu
 PREFIX="${PREFIX:-/usr/local}"
 src="$(cd "$(dirname "$0")" && pwd)"
 unit=/etc/systemd/system/headroom.service
+discover_unit=/etc/systemd/system/headroom-discover.service
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install.sh: run as root" >&2
@@ -16,8 +18,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 if [ "${1:-}" = "--uninstall" ]; then
-  if [ -d /run/systemd/system ]; then systemctl disable --now headroom.service 2>/dev/null || true; fi
-  rm -f "$unit" "$PREFIX/bin/headroom"
+  if [ -d /run/systemd/system ]; then
+    systemctl disable --now headroom.service headroom-discover.service 2>/dev/null || true
+  fi
+  rm -f "$unit" "$discover_unit" "$PREFIX/bin/headroom"
   rm -rf "$PREFIX/share/headroom"
   if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
   echo "removed; left: /etc/headroom, /etc/default/headroom, /var/lib/headroom, user headroom"
@@ -51,9 +55,12 @@ fi
 install -d -o root -g headroom -m 0750 /etc/headroom
 [ -e /etc/headroom/headroom.yml ] || install -m 0644 "$src/etc/headroom/headroom.yml" /etc/headroom/headroom.yml
 [ -e /etc/default/headroom ] || install -D -m 0644 "$src/etc/default/headroom" /etc/default/headroom
+[ -e /etc/default/headroom-discover ] || install -D -m 0644 "$src/etc/default/headroom-discover" /etc/default/headroom-discover
 install -d -o headroom -g headroom -m 0750 /var/lib/headroom
 
-sed "s|/usr/bin/headroom |$PREFIX/bin/headroom |" "$src/systemd/headroom.service" > "$unit"
-chmod 0644 "$unit"
+for u in "$unit" "$discover_unit"; do
+  sed "s|/usr/bin/headroom |$PREFIX/bin/headroom |" "$src/systemd/$(basename "$u")" > "$u"
+  chmod 0644 "$u"
+done
 if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
-echo "installed $PREFIX/bin/headroom and $unit; start with: systemctl enable --now headroom"
+echo "installed $PREFIX/bin/headroom, $unit and $discover_unit; start with: systemctl enable --now headroom"
