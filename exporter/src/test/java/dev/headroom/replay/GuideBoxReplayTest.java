@@ -215,6 +215,8 @@ class GuideBoxReplayTest {
     Map<String, Object> s = untilCost(port);
     for (Direction d : Direction.values()) {
       Map<String, Object> v = map(s, "verdict", d.label());
+      System.out.printf(java.util.Locale.ROOT, "hot cores: %s %.2f Gbps (table %.0f), verdict %s, cause %s%n",
+          d.label(), num(v, "ceiling_gbps"), table(true, 16, d), v.get("verdict"), v.get("cause"));
       assertNear(table(true, 16, d), num(v, "ceiling_gbps"), TOLERANCE,
           "hot cores, " + d.label() + " (" + v.get("ceiling_basis") + ", verdict " + v.get("verdict") + ")");
     }
@@ -240,6 +242,8 @@ class GuideBoxReplayTest {
     Map<String, Object> s = untilCost(port);
     for (Direction d : Direction.values()) {
       Map<String, Object> v = map(s, "verdict", d.label());
+      System.out.printf(java.util.Locale.ROOT, "other services: %s %.2f Gbps (table %.0f), fixed %.2f cores%n",
+          d.label(), num(v, "ceiling_gbps"), table(true, 16, d), num(map(s, "cost"), "fixed_cores"));
       assertNear(table(true, 16, d), num(v, "ceiling_gbps"), TOLERANCE,
           "other services, " + d.label() + " (" + v.get("ceiling_basis") + ", cost " + map(s, "cost") + ")");
     }
