@@ -396,8 +396,10 @@ class VmLab(lab.Lab):
             rec.stop()
             self.procs.stop("iperf-cost-paced")
         # The status documents themselves, for whoever reads a failure (guest-datapath.sh copies *.log out).
+        # The host reads the plateau and this_cpu's sizes from here to check one boot's sizes against another's plateau.
         with open(os.path.join(self.out, "cost-status.log"), "w") as f:
-            json.dump({"at_cost": got, "at_plateau": st_sat, "trail": trail, "history_at_cost": points}, f, indent=1)
+            json.dump({"cpus": os.cpu_count(), "plateau_bytes_per_second": plateau, "at_cost": got,
+                       "at_plateau": st_sat, "trail": trail, "history_at_cost": points}, f, indent=1)
         d = ((got or {}).get("verdict") or {}).get("download") or {}
         ceiling = d.get("ceiling_bytes_per_second") or 0
         cost = (got or st_sat or {}).get("cost") or {}
@@ -465,11 +467,51 @@ class VmLab(lab.Lab):
         return self.report()
 
 
+def size_check(small_dir, big_dir, out=sys.stdout):
+    """The VM lab's scenario 10, run on the host after both datapath boots: this_cpu.sizes learned on the guest with
+    fewer vCPUs (small_dir's cost-status.log), its kernel row for the other guest's vCPUs, against the plateau that
+    guest then carried (big_dir's), within scenario 7's tolerance. Prints a report like a boot's, ending
+    `vm-sizes: N passed, M failed`; returns the failures."""
+    def load(d):
+        try:
+            with open(os.path.join(d, "cost-status.log")) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return {}
+    small, big = load(small_dir), load(big_dir)
+    cpus, plateau = big.get("cpus"), big.get("plateau_bytes_per_second") or 0
+    sizes = (((small.get("at_cost") or {}).get("this_cpu") or {}).get("sizes")) or []
+    row = next((r for r in sizes if r.get("datapath") == "kernel" and r.get("cores") == cpus), None)
+    size = ((row or {}).get("download") or {}).get("bytes_per_second") or 0
+    err = size / plateau - 1 if plateau > 0 and size > 0 else float("nan")
+    ok = abs(err) <= VmLab.cost_tolerance
+    speed = (((small.get("at_cost") or {}).get("this_cpu") or {}).get("speed_vs_reference")) or {}
+    mbit = lambda v: f"{v * 8 / 1e6:.0f}"  # noqa: E731
+    title = "Kernel WireGuard: a bigger peer of this CPU, from a smaller one's cost"
+    expected = (f"this_cpu.sizes learned in scenario 7 on {small.get('cpus')} vCPU, its kernel row for {cpus} vCPUs "
+                f"(download), within {VmLab.cost_tolerance:.0%} of the plateau scenario 7 read on {cpus} vCPUs")
+    observed = ((f"{small.get('cpus')} vCPU: speed vs reference {speed.get('download')} download, plateau "
+                 f"{mbit(small.get('plateau_bytes_per_second') or 0)} Mbit/s, cost ceiling "
+                 f"{mbit(((small.get('at_cost') or {}).get('verdict') or {}).get('download', {}).get('ceiling_bytes_per_second') or 0)}"
+                 f" Mbit/s; its size row for {cpus} vCPUs {mbit(size)} Mbit/s; {cpus} vCPUs' plateau {mbit(plateau)} "
+                 f"Mbit/s; size row vs plateau {err:+.1%} (allowed +-{VmLab.cost_tolerance:.0%})")
+                if row and plateau > 0 else
+                f"missing: {'no sizes from the smaller boot' if not row else 'no plateau from the bigger boot'}")
+    print(f"headroom VM lab, sizes across boots ({time.strftime('%Y-%m-%d %H:%M:%S')})\n", file=out)
+    print(f"{'PASS' if ok else 'FAIL'} 10. {title}\n  expected:        {expected}\n  observed:        {observed}\n",
+          file=out)
+    print(f"vm-sizes: {int(ok)} passed, {int(not ok)} failed", file=out)
+    return 0 if ok else 1
+
+
 def reverse_of(direction):
     return direction == "download"
 
 
 def main():
+    if sys.argv[1:2] == ["size-check"]:
+        # datapath_scenarios.py size-check SMALL_BOOT_DIR BIG_BOOT_DIR (on the host, after both boots)
+        sys.exit(size_check(sys.argv[2], sys.argv[3]))
     ap = argparse.ArgumentParser()
     ap.add_argument("--jar", required=True)
     ap.add_argument("--rules", required=True)

@@ -4,6 +4,8 @@
 #      guest-datapath.sh as the guest's PID 1;
 #   2. systemd (scenarios 8-9): the host image's systemd as PID 1, the project's .deb installed and run as
 #      headroom.service under its real sandbox (guest-systemd.sh, from a oneshot unit).
+#   3. kernel datapath on 1 vCPU, scenario 7 alone: its cost ceiling against its own plateau, and (scenario 10,
+#      checked on the host) the size table it learned, its kernel row for boot 1's vCPUs, against boot 1's plateau.
 # Prints each boot's report (expected vs observed per scenario) and ends with `vm: N passed, M failed`.
 # Needs root. Installs qemu-system-x86, busybox-static and cpio when missing; keeps the kernel and initramfs in
 # $HR_VM_CACHE (default /var/cache/headroom-vm; vm.sh clean deletes it). See docs/lab.md, "VM lab".
@@ -11,9 +13,10 @@
 #   sudo exporter/src/test/vm/run-vm.sh
 #
 # Env: HR_VM_OUT (reports, console logs; default exporter/target/vm-run), HEADROOM_JAR, HR_VM_ONLY (datapath or
-#      systemd: one boot only), HR_VM_SCENARIOS (scenario numbers, e.g. "7" or "3,7": the datapath boot runs
-#      only those of 1-7; the systemd boot runs, both 8 and 9, only when 8 or 9 is named), HR_VM_DATAPATH_LIMIT /
-#      HR_VM_SYSTEMD_LIMIT (seconds per boot), and vm.sh's.
+#      systemd: one boot only; datapath includes the 1-vCPU boot), HR_VM_SCENARIOS (scenario numbers, e.g. "7" or
+#      "3,7": the datapath boot runs only those of 1-7, the 1-vCPU boot and scenario 10 only when 7 is named; the
+#      systemd boot runs, both 8 and 9, only when 8 or 9 is named), HR_VM_DATAPATH_LIMIT / HR_VM_SMALL_LIMIT /
+#      HR_VM_SYSTEMD_LIMIT (seconds per boot), and vm.sh's (HR_VM_CPUS: the datapath and systemd boots' vCPUs).
 set -uo pipefail
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,6 +26,9 @@ JAR=${HEADROOM_JAR:-$REPO/exporter/target/headroom.jar}
 # Hard limits per boot, TCG on 2 busy cores included; the guest powers itself off well before them.
 DATAPATH_LIMIT=${HR_VM_DATAPATH_LIMIT:-1020}
 SYSTEMD_LIMIT=${HR_VM_SYSTEMD_LIMIT:-540}
+SMALL_LIMIT=${HR_VM_SMALL_LIMIT:-480}
+# The 1-vCPU boot: what a peer of this CPU carries at more cores is read from one with fewer.
+SMALL_CPUS=1
 ONLY=${HR_VM_ONLY:-}
 SCENARIOS=${HR_VM_SCENARIOS:-}
 passed=0 failed=0
@@ -64,19 +70,22 @@ echo "vm: kernel and initramfs ready after $((SECONDS - started)) s" >&2
 # The host's steal, judged as the wireguard-go lab judges it (lab/steal.py: thresholds and the quiet wait).
 steal() { python3 "$VM_DIR/../lab/steal.py" "$@"; }
 
-# boot_once NAME INIT LIMIT SCENARIOS [UNIT]: one guest; sets b_passed and b_failed from its report (a guest
-# that gave no report fails all its scenarios and shows the console's last lines).
+# boot_once NAME INIT LIMIT SCENARIOS [UNIT]: one guest of $BOOT_CPUS vCPUs (vm.sh's default when empty) running
+# $BOOT_SCENARIOS (HR_VM_SCENARIOS when empty); sets b_passed and b_failed from its report (a guest that gave no
+# report fails all its scenarios and shows the console's last lines).
+BOOT_CPUS= BOOT_SCENARIOS=
 boot_once() {
   local name=$1 init=$2 limit=$3 count=$4 unit=${5:-} res=$OUT/$1 t0=$SECONDS rc line=
   rm -rf "$res"; mkdir -p "$res"
   printf 'HR_VM_JAR=%q\nHR_VM_DEB=%q\nHR_VM_RULES=%q\nHR_VM_SCENARIO_LIMIT=%q\nHR_VM_SCENARIOS=%q\n' \
-    "$(guest_path "$JAR")" "$(guest_path "$DEB")" "$(guest_path "$RULES")" "$((limit - 60))" "$SCENARIOS" >"$res/env"
+    "$(guest_path "$JAR")" "$(guest_path "$DEB")" "$(guest_path "$RULES")" "$((limit - 60))" \
+    "${BOOT_SCENARIOS:-$SCENARIOS}" >"$res/env"
   if [[ -n $unit ]]; then
     "$unit" >"$res/hr-vm.service"
     printf '[Unit]\nDescription=headroom VM lab\nRequires=basic.target hr-vm.service\nAfter=basic.target hr-vm.service\nAllowIsolate=yes\n' \
       >"$res/hr-vm.target"
   fi
-  "$VM_DIR/vm.sh" boot "$res" "$init" "$limit"; rc=$?
+  HR_VM_CPUS=${BOOT_CPUS:-$CPUS} "$VM_DIR/vm.sh" boot "$res" "$init" "$limit"; rc=$?
   echo "vm: $name boot took $((SECONDS - t0)) s (limit $limit s, qemu exit $rc)" >&2
   if [[ -f $res/report.txt ]]; then
     cat "$res/report.txt"
@@ -145,6 +154,15 @@ picked() {
 }
 if [[ -z $ONLY || $ONLY == datapath ]] && (($(picked 1 7) > 0)); then
   boot datapath "$VM_DIR/guest-datapath.sh" "$DATAPATH_LIMIT" "$(picked 1 7)"
+fi
+if [[ -z $ONLY || $ONLY == datapath ]] && (($(picked 7 7) > 0)); then
+  BOOT_CPUS=$SMALL_CPUS BOOT_SCENARIOS=7 boot "datapath-${SMALL_CPUS}cpu" "$VM_DIR/guest-datapath.sh" "$SMALL_LIMIT" 1
+  # Scenario 10: the sizes the small boot learned against the plateau the default boot carried.
+  python3 "$VM_DIR/datapath_scenarios.py" size-check "$OUT/datapath-${SMALL_CPUS}cpu" "$OUT/datapath" >"$OUT/sizes.txt"
+  cat "$OUT/sizes.txt"
+  line=$(grep -E '^vm-sizes: [0-9]+ passed' "$OUT/sizes.txt" | tail -1)
+  passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"${line:-x: 0 passed}")))
+  failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"${line:-x: 1 failed}")))
 fi
 if [[ -z $ONLY || $ONLY == systemd ]] && (($(picked 8 9) > 0)); then
   boot systemd /lib/systemd/systemd "$SYSTEMD_LIMIT" 2 systemd_unit

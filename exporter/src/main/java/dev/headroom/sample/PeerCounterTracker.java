@@ -103,10 +103,13 @@ public final class PeerCounterTracker {
     spare = prev;
     prev = cur;
     if (!baseline) {
+      // One answer spans no interval: the rates are unknown until the next, not 0. A 0 here would read as an idle
+      // tunnel for a whole status interval while the netbird process carries the load, and teach the cost model's
+      // fixed (idle) CPU the datapath's own.
       baseline = true;
       prevNanos = nowNanos;
-      rateReceived = 0;
-      rateSent = 0;
+      rateReceived = Double.NaN;
+      rateSent = Double.NaN;
       lastIntervalSeconds = 0;
       return 0;
     }

@@ -149,7 +149,7 @@ class NetstackReplayTest {
       Observation o = Observations.from(s, Double.NaN, false);
       j = classifier.observe(o, CeilingSelector.selectBoth(o, null, ConfigCeilings.NONE, Map.of(), CostModel.Estimate.NONE));
       if (sec < 5) {
-        assertEquals(0, s.throughput(Direction.DOWNLOAD), "only a baseline before the second answer");
+        assertTrue(Double.isNaN(s.throughput(Direction.DOWNLOAD)), "only a baseline before the second answer: no rate");
       }
       if (sec >= 5 && sec < 10) {
         assertEquals(375_000_000 / 5.0, s.throughput(Direction.DOWNLOAD), 1e-6, "at " + sec + " s");
@@ -265,6 +265,93 @@ class NetstackReplayTest {
   private static double metric(int port, String series) {
     Double v = Scrape.metrics(port).get(series);
     return v == null ? Double.NaN : v;
+  }
+
+  /**
+   * A {@code netbird} whose one peer's counters move at {@code downGbps} sent and {@code upGbps} received since
+   * now: each call prints the bytes of the moment it runs, as NetBird's own counters would.
+   */
+  private String movingNetbird(double downGbps, double upGbps) throws IOException {
+    long sentMark = 987_654_321_001L;
+    long receivedMark = 987_654_321_002L;
+    Path template = dir.resolve("status.template");
+    Files.writeString(template, NetbirdJson.netstack(NetbirdJson.peer("A=", receivedMark, sentMark)));
+    java.time.Instant t0 = java.time.Instant.now();
+    long t0Nanos = t0.getEpochSecond() * 1_000_000_000L + t0.getNano();
+    Path script = dir.resolve("netbird-moving");
+    Files.writeString(script, "#!/bin/sh\n"
+        + "set -- $(awk -v t0=" + t0Nanos + " -v now=\"$(date +%s%N)\" -v d=" + downGbps * 1e9 / 8 + " -v u="
+        + upGbps * 1e9 / 8 + " 'BEGIN { s = (now - t0) / 1e9; printf \"%.0f %.0f\\n\", s * d, s * u }')\n"
+        + "sed -e \"s/" + sentMark + "/$1/\" -e \"s/" + receivedMark + "/$2/\" " + template + "\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    return script.toString();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> verdict(Map<String, Object> status, Direction d) {
+    Map<String, Object> v = (Map<String, Object>) status.get("verdict");
+    return v == null ? null : (Map<String, Object>) v.get(d.label());
+  }
+
+  /**
+   * A netstack peer of 4 cores whose netbird process spends on each byte what wireguard-go's one-core row does
+   * (twice the speed the 0.5 x share assumes), at a fraction of it, its rates from NetBird's per-peer counters every
+   * 2 s status interval. Until the cost is learned the ceiling is the assumed share and says so; once learned it is
+   * the cost's: the wireguard-go table's figure at 4 cores (4 cores of 1.6 Gbps download), twice the assumed one.
+   */
+  @Test
+  void aNetstackPeersCeilingComesFromItsLearnedCostOnceLearnedAndFromTheAssumedShareBefore() throws Exception {
+    double down = 1.5;
+    double up = 0.5;
+    double cpu = down / 1.6 + up / 1.4; // wireguard-go's one-core rows: 1.6 / 1.4 Gbps
+    ReplayPeer peer = ReplayPeer.userspace(4).withoutTunnel().line(100_000, 1500);
+    String netbird = movingNetbird(down, up);
+    peer.start(ReplayPeer.Load.tunnel(0, 0, 1280, ReplayPeer.busy(4, cpu / 4), cpu));
+    try {
+      Config config = ConfigParser.parse(new String[] {
+          "--web.listen-address=127.0.0.1:0", "--path.sysfs=" + peer.tree().sys(), "--path.procfs=" + peer.tree().proc(),
+          "--path.cgroupfs=" + dir.resolve("no-cgroup"), "--path.rundir=" + dir.resolve("run"),
+          "--path.state=" + Files.createDirectories(dir.resolve("state")), "--sample.interval=500ms",
+          "--netbird.command=" + netbird, "--netbird.interval=1h", "--netbird.status-interval=2s",
+          "--census.interval=0s", "--ceiling.cost-after=6s", "--profile.file=" + dir.resolve("none.properties")})
+          .config();
+      running = ServeCommand.start(config, ServeCommand.webConfig(config), () -> {}, peer.clock());
+      int port = running.server().port();
+      double assumed = ReferenceProfile.NETSTACK_SHARE_OF_USERSPACE * 6.8; // wireguard-go at 4 cores: 6.8 Gbps
+
+      await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
+        Map<String, Object> v = verdict(status(port), Direction.DOWNLOAD);
+        return v != null && ((Number) v.get("ceiling_gbps")).doubleValue() > 0
+            && "netstack".equals(tunnel(port).get("datapath"));
+      });
+      Map<String, Object> before = verdict(status(port), Direction.DOWNLOAD);
+      assertEquals("reference", before.get("ceiling_source"), before.toString());
+      assertEquals(assumed, ((Number) before.get("ceiling_gbps")).doubleValue(), 1e-6, before.toString());
+      assertTrue(((String) before.get("ceiling_basis")).contains("assumed 0.5 x userspace WireGuard"),
+          before.get("ceiling_basis").toString());
+
+      await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
+          .until(() -> "cost".equals(verdict(status(port), Direction.DOWNLOAD).get("ceiling_source")));
+      Map<String, Object> s = status(port);
+      Map<String, Object> after = verdict(s, Direction.DOWNLOAD);
+      assertEquals(4 * 1.6, ((Number) after.get("ceiling_gbps")).doubleValue(), 0.1 * 4 * 1.6,
+          "4 cores of wireguard-go's one-core row: " + after);
+      assertTrue(((String) after.get("ceiling_basis")).startsWith("cost: "), after.get("ceiling_basis").toString());
+      @SuppressWarnings("unchecked")
+      Map<String, Object> cost = (Map<String, Object>) s.get("cost");
+      assertTrue(((Number) cost.get("fixed_cores")).doubleValue() < 0.05 * cpu,
+          "NetBird's first answer, a baseline, is no idle tunnel: " + cost);
+      Map<String, Object> afterUp = verdict(s, Direction.UPLOAD);
+      assertEquals("cost", afterUp.get("ceiling_source"), afterUp.toString());
+      // wireguard-go's upload keeps 2.5 cores' worth busy at 4 cores (3.5 over its 1.4 Gbps one-core row).
+      assertEquals(3.5, ((Number) afterUp.get("ceiling_gbps")).doubleValue(), 0.1 * 3.5, afterUp.toString());
+      @SuppressWarnings("unchecked")
+      Map<String, Object> speed = (Map<String, Object>) ((Map<String, Object>) s.get("this_cpu")).get("speed_vs_reference");
+      assertEquals(2.0, ((Number) speed.get("download")).doubleValue(), 0.2,
+          "twice the speed the assumed share gives netstack: " + speed);
+    } finally {
+      peer.close();
+    }
   }
 
   @Test

@@ -60,6 +60,9 @@ final class ReplayPeer implements AutoCloseable {
   private long t0;
   private long[] base;
   private String[] datapathStat;
+  /** Each core's user and idle ticks when the load started, and as last written. */
+  private long[][] cpuBase;
+  private long[][] cpuNow;
   private boolean closed;
 
   private ReplayPeer(FixtureTree tree, int cores, String datapathPid, int datapathField) {
@@ -77,6 +80,10 @@ final class ReplayPeer implements AutoCloseable {
     for (int c = 1; c < cores; c++) {
       tree.write(tree.sys().resolve("devices/system/cpu/cpu" + c + "/online"), "1\n");
     }
+    cpuNow = new long[2][cores];
+    Arrays.fill(cpuNow[0], 100_000);
+    Arrays.fill(cpuNow[1], 900_000);
+    cpuBase = cpuNow;
     writeCpu(new double[cores], 0);
   }
 
@@ -161,6 +168,7 @@ final class ReplayPeer implements AutoCloseable {
         tunnel ? tree.counter("wt0", "tx_packets") : 0, tunnel ? tree.counter("wt0", "rx_packets") : 0,
         tree.counter("eth0", "tx_packets"), tree.counter("eth0", "rx_packets")};
     this.datapathStat = tree.read(datapathStatFile).strip().split(" ");
+    this.cpuBase = new long[][] {cpuNow[0].clone(), cpuNow[1].clone()};
     this.load = load;
     this.t0 = System.nanoTime();
     return this;
@@ -199,13 +207,20 @@ final class ReplayPeer implements AutoCloseable {
     tree.setCounter(iface, side + "_packets", basePackets + bytes / packetBytes);
   }
 
-  /** Rewrites /proc/stat: each core has been {@code busy} (user time) for that share of {@code seconds}. */
+  /**
+   * Rewrites /proc/stat: each core has been {@code busy} (user time) for that share of {@code seconds}. Each core's
+   * ticks round at a phase of its own, as a live peer's cores tick independently: in step, 64 cores at 4 % busy
+   * would all gain their extra tick in the same half second, a swing of a quarter in the peer's CPU no peer shows.
+   */
   private void writeCpu(double[] busy, double seconds) {
     long[] total = new long[10];
     StringBuilder lines = new StringBuilder();
     for (int c = 0; c < cores; c++) {
-      long user = 100_000 + (long) (busy[c] * seconds * HZ);
-      long idle = 900_000 + (long) ((1 - busy[c]) * seconds * HZ);
+      double phase = (double) c / cores;
+      long user = cpuBase[0][c] + (long) (busy[c] * seconds * HZ + phase);
+      long idle = cpuBase[1][c] + (long) ((1 - busy[c]) * seconds * HZ + 1 - phase);
+      cpuNow[0][c] = user;
+      cpuNow[1][c] = idle;
       long[] f = {user, 0, 0, idle, 0, 0, 0, 0, 0, 0};
       lines.append("cpu").append(c);
       for (int i = 0; i < f.length; i++) {
