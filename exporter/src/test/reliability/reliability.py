@@ -270,11 +270,11 @@ class Daemon:
         return self.proc.returncode
 
 
-def wrk(port, seconds, connections, headers=()):
+def wrk(port, seconds, connections, headers=(), path="/metrics"):
     cmd = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s"]
     for h in headers:
         cmd += ["-H", h]
-    return subprocess.Popen(cmd + [f"http://127.0.0.1:{port}/metrics"], stdout=subprocess.PIPE,
+    return subprocess.Popen(cmd + [f"http://127.0.0.1:{port}{path}"], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
 
 
@@ -604,12 +604,125 @@ def lifecycle():
     t.stop()
 
 
+class Discover(Daemon):
+    """`headroom discover` against the stand-in NetBird API (exporter/src/test/discover/netbird_standin.py)."""
+
+    def __init__(self, name, api_port, token, *flags):
+        self.port = free_port()
+        self.log_path = os.path.join(WORK, f"{name}.log")
+        self.log = open(self.log_path, "w")
+        self.args = ["java", *SERVICE_OPTS, "-jar", JAR, "discover", f"--web.listen-address=127.0.0.1:{self.port}",
+                     f"--netbird.api-url=http://127.0.0.1:{api_port}", f"--netbird.token-file={token}", *flags]
+        self.proc = subprocess.Popen(self.args, stdout=self.log, stderr=subprocess.STDOUT)
+        daemons.append(self)
+
+
+def discover_refusals(port, headers=None, tls=False):
+    _, _, body, _ = raw_request(port, headers=headers, tls=tls)
+    return {m.group(1).decode(): float(m.group(2)) for m in
+            re.finditer(rb'^headroom_http_requests_refused_total\{reason="([a-z_]+)"\} (\S+)$', body, re.M)}
+
+
+def discover():
+    """The discover command's endpoints under the same abuse as the exporter's: 64 connections on /sd, hostile
+    requests, basic auth, TLS."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.abspath(os.path.join(here, "../../../.."))
+    token = os.path.join(WORK, "netbird-token")
+    with open(token, "w") as f:
+        f.write("nbp_reliabilityToken000000000000000000\n")
+    api_port = free_port()
+    api = subprocess.Popen(["python3", os.path.join(repo, "exporter/src/test/discover/netbird_standin.py"),
+                            "--fixtures", os.path.join(repo, "exporter/src/test/resources/fixtures/netbird-api"),
+                            "--token-file", token, "--port", str(api_port)], stdout=subprocess.DEVNULL)
+    try:
+        time.sleep(1)
+        d = Discover("discover", api_port, token)
+        if not d.wait_up():
+            check("discover starts", False, f"see {d.log_path}")
+            return
+        status, _, sd, _ = raw_request(d.port, path="/sd")
+        check("discover: /sd answers the stand-in's routing peers", status == 200 and sd.count(b'"targets"') == 6,
+              f"{status} {sd[:80]!r}")
+        before = discover_refusals(d.port)
+        load = wrk(d.port, 10, 64, path="/sd")
+        time.sleep(2)
+        bad = []
+        for _ in range(10):
+            try:
+                status, _, body, _ = raw_request(d.port, path="/sd")
+                if status != 200 or body != sd:
+                    bad.append(status)
+            except OSError as e:
+                bad.append(str(e))
+            time.sleep(0.4)
+        out = load.communicate()[0]
+        non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        n503 = int(non2xx.group(1)) if non2xx else 0
+        check("discover: under 64 hammering connections on /sd every fresh request from another client gets the list",
+              not bad, f"failures {bad[:3]}")
+        refused = moved(before, discover_refusals(d.port))
+        check("discover: the load's 503s are client_limit refusals, and nothing else",
+              set(refused) <= {"client_limit"} and n503 <= refused.get("client_limit", 0) <= n503 + 64,
+              f"wrk saw {n503} non-2xx, counters moved {refused}")
+        connect_e, read_e, _, _ = wrk_socket_errors(out)
+        check("discover: no hammering request dropped with an empty reply", connect_e == 0 and read_e == 0,
+              f"connect {connect_e}, read {read_e}")
+        before = discover_refusals(d.port)
+        for method in ("POST", "PUT", "DELETE"):
+            status, h, _, _ = raw_request(d.port, method=method, path="/sd")
+            check(f"discover: {method} /sd gets 405 with Allow", status == 405 and "GET" in h.get("allow", ""),
+                  f"{status} {h.get('allow')!r}")
+        status, h, _, _ = raw_request(d.port, path="/sd", headers={"X-Big": "x" * 20000})
+        check("discover: an oversized header gets 431 as text/plain",
+              status == 431 and h.get("content-type", "").startswith("text/plain"), f"{status}")
+        status, h, _, _ = raw_request(d.port, path="/sd%00<script>")
+        check("discover: a malformed path is refused without echoing it as HTML",
+              status in (400, 404) and "html" not in h.get("content-type", ""), f"{status} {h.get('content-type')}")
+        refused = moved(before, discover_refusals(d.port))
+        check("discover: the methods and the oversized header are counted",
+              refused.get("method_not_allowed") == 3 and refused.get("too_large") == 1, str(refused))
+        d.stop()
+
+        web = os.path.join(WORK, "discover-web.yml")
+        cert = os.path.join(WORK, "discover.crt")
+        key = os.path.join(WORK, "discover.key")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1"],
+                       check=True, capture_output=True)
+        with open(web, "w") as f:
+            f.write(f"tls_server_config:\n  cert_file: {cert}\n  key_file: {key}\n"
+                    f"basic_auth_users:\n  alice: '{BOB_HASH}'\n")
+        t = Discover("discover-tls", api_port, token, f"--web.config.file={web}")
+        if not t.wait_up(tls=True):
+            check("discover with TLS and basic auth starts", False, f"see {t.log_path}")
+            return
+        status, _, _, _ = raw_request(t.port, path="/sd", tls=True)
+        check("discover: /sd without credentials gets 401", status == 401, str(status))
+        status, _, _, _ = raw_request(t.port, path="/sd", tls=True, headers={"Authorization": basic("alice", "nope")})
+        check("discover: /sd with a wrong password gets 401", status == 401, str(status))
+        status, _, body, _ = raw_request(t.port, path="/sd", tls=True,
+                                         headers={"Authorization": basic("alice", "bob-secret")})
+        check("discover: /sd over TLS with the right password answers the list",
+              status == 200 and body.count(b'"targets"') == 6, f"{status} {body[:80]!r}")
+        try:
+            status, _, _, _ = raw_request(t.port, path="/sd", timeout=5)
+        except (OSError, IndexError, ValueError):  # closed, or a TLS alert that is no HTTP answer
+            status = 0
+        check("discover: plain HTTP on the TLS port gets no HTTP answer", status in (0, 400), str(status))
+        t.stop()
+    finally:
+        api.terminate()
+        api.wait()
+
+
 def main():
     started = time.monotonic()
     try:
         load_and_sockets()
         auth()
         lifecycle()
+        discover()
     except Exception as e:  # a crash of the harness is a failure, never a pass
         check("the suite ran to the end", False, repr(e))
     finally:

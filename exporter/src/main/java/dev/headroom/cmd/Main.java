@@ -24,7 +24,7 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * Entry point: {@code headroom [serve|check|profile|size|help] [flags]}; {@code serve} is the default. One picocli
+ * Entry point: {@code headroom [serve|check|profile|size|discover|help] [flags]}; {@code serve} is the default. One picocli
  * command line for all of them: picocli picks the command and answers {@code --help}, {@code --version},
  * {@code help COMMAND} and bad flags (a mistyped flag or command is named with the nearest known one).
  *
@@ -65,6 +65,7 @@ public final class Main {
     // Set before size is added, so they reach the sampling commands only; size has its own.
     Settings.typed(cl).setOverwrittenOptionsAllowed(true); // a wrapper may append an override to the unit's line
     cl.addSubcommand(SizeCommand.commandLine(out, err));
+    cl.addSubcommand(DiscoverCommand.commandLine(out, err));
     CommandLine.IVersionProvider version = () -> new String[] {"headroom " + Version.get()}; // read only if asked
     cl.getCommandSpec().versionProvider(version);
     cl.getSubcommands().values().forEach(c -> c.getCommandSpec().versionProvider(version));

@@ -71,9 +71,36 @@ public final class Json {
     }
   }
 
+  /**
+   * Binds a JSON array of objects to a list of {@code elementType}; error paths start at the element's index
+   * ({@code [12].connected: expected true or false, got a string}).
+   */
+  public static <T> List<T> readList(Class<T> elementType, String text) {
+    if (text == null || text.isBlank()) {
+      throw new JsonException("invalid JSON: empty text", null);
+    }
+    try (JsonParser p = FACTORY.createParser(text)) {
+      if (p.nextToken() != JsonToken.START_ARRAY) {
+        throw new JsonException("(top level): expected an array, got " + describe(p.currentToken()), null);
+      }
+      return bind(elementType, p, true, () -> JSON.listOfFrom(elementType, p));
+    } catch (IOException e) {
+      throw new JsonException("invalid JSON: " + e.getMessage(), e);
+    }
+  }
+
+  private interface Binding<T> {
+    T bind() throws IOException;
+  }
+
   private static <T> T bind(Class<T> type, JsonParser p) throws IOException {
+    return bind(type, p, false, () -> JSON.beanFrom(type, p));
+  }
+
+  /** {@code list}: the document is an array of {@code type}, so a path's first step is an element index. */
+  private static <T> T bind(Class<?> type, JsonParser p, boolean list, Binding<T> binding) throws IOException {
     try {
-      T value = JSON.beanFrom(type, p);
+      T value = binding.bind();
       if (p.nextToken() != null) {
         throw new JsonException(at(p.currentLocation()) + "unexpected text after the JSON value", null);
       }
@@ -81,7 +108,7 @@ public final class Json {
     } catch (InputCoercionException e) {
       throw new JsonException(path(p) + ": out of range: " + e.getOriginalMessage(), e);
     } catch (JSONObjectException e) {
-      throw new JsonException(path(p) + ": " + shapeProblem(e, type, p), e);
+      throw new JsonException(path(p) + ": " + shapeProblem(e, type, list, p), e);
     } catch (JsonProcessingException e) {
       throw new JsonException(at(e.getLocation()) + e.getOriginalMessage(), e);
     }
@@ -106,11 +133,15 @@ public final class Json {
    * What the document holds where the record wanted something else. The wanted kind comes from the record
    * component at the parser's position, not from the library's message.
    */
-  private static String shapeProblem(JSONObjectException e, Class<?> root, JsonParser p) {
+  private static String shapeProblem(JSONObjectException e, Class<?> root, boolean list, JsonParser p) {
     if (e instanceof WrongScalar) {
       return e.getOriginalMessage(); // already in these words
     }
-    Class<?> wanted = raw(declared(root, names(p)));
+    List<Object> names = names(p);
+    if (list && !names.isEmpty() && names.get(0) instanceof Integer) {
+      names = names.subList(1, names.size());
+    }
+    Class<?> wanted = raw(declared(root, names));
     String expected = wanted == null ? "another type"
         : Collection.class.isAssignableFrom(wanted) ? "an array" : "an object";
     return "expected " + expected + ", got " + describe(p.currentToken());

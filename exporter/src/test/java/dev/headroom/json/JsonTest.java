@@ -55,4 +55,19 @@ class JsonTest {
   void treeIsAnUntypedView() {
     assertEquals(List.of(1, "a"), Json.tree("{\"k\":[1,\"a\"]}").get("k"));
   }
+
+  record Item(String id, Boolean on, List<String> tags) {}
+
+  @Test
+  void aListOfRecordsNamesTheElementOfAWrongField() {
+    assertEquals(List.of(new Item("a", true, List.of("x")), new Item("b", null, null)),
+        Json.readList(Item.class, "[{\"id\":\"a\",\"on\":true,\"tags\":[\"x\"],\"more\":1},{\"id\":\"b\"}]"));
+    assertEquals("[1].on: expected true or false, got a string",
+        assertThrows(Json.JsonException.class, () -> Json.readList(Item.class, "[{\"id\":\"a\"},{\"on\":\"yes\"}]"))
+            .getMessage());
+    assertEquals("[0].tags: expected an array, got a string",
+        assertThrows(Json.JsonException.class, () -> Json.readList(Item.class, "[{\"tags\":\"x\"}]")).getMessage());
+    assertEquals("(top level): expected an array, got an object",
+        assertThrows(Json.JsonException.class, () -> Json.readList(Item.class, "{\"id\":\"a\"}")).getMessage());
+  }
 }
