@@ -135,7 +135,7 @@ local utils = import 'lib/utils.libsonnet';
             record: 'network_router:headroom_netbird_router_metric:min',
             expr: |||
               min by (%(net)s, netbird_peer, instance) (
-                label_replace(%(metric)s, "instance", "$1", "instance_target", "(.+)")
+                label_replace(%(metric)s, "instance", "$1", "instance_target", "(.*)")
                 and on (%(net)s, netbird_peer, instance_target) (%(enabled)s == 1)
               )
             ||| % { net: c.networkLabel, metric: inv('headroom_netbird_router_metric'), enabled: inv('headroom_netbird_router_enabled') },
