@@ -53,9 +53,17 @@ trap cleanup EXIT
 if dpkg -i "$deb" >"$work/dpkg.log" 2>&1; then ok "dpkg -i"; else bad "dpkg -i: $(cat "$work/dpkg.log")"; finish; fi
 for f in /usr/share/headroom/headroom.jar /usr/bin/headroom /lib/systemd/system/headroom.service \
          /etc/headroom/headroom.yml /etc/default/headroom /usr/share/headroom/systemd/tunnel-census.conf \
-         /usr/share/doc/headroom/examples/web.yml; do
+         /usr/share/doc/headroom/examples/web.yml /lib/systemd/system/headroom-discover.service \
+         /etc/default/headroom-discover; do
   check "installed $f" test -e "$f"
 done
+check "the discover unit passes systemd-analyze verify as installed" \
+  sh -c 'out="$(systemd-analyze verify /lib/systemd/system/headroom-discover.service 2>&1)" && [ -z "$out" ] || { echo "$out"; false; }'
+check "/etc/default/headroom-discover is a conffile" sh -c 'dpkg-query -W -f="\${Conffiles}" headroom | grep -q /etc/default/headroom-discover'
+check "the launcher runs discover (its help names the token file)" sh -c '/usr/bin/headroom discover --help | grep -q -- --netbird.token-file'
+check "discover without a token file: one line, exit 2" \
+  sh -c 'out="$(/usr/bin/headroom discover --netbird.token-file=/etc/headroom/netbird-token 2>&1)"; [ $? -eq 2 ] && [ "$out" = "headroom discover: --netbird.token-file /etc/headroom/netbird-token: no such file" ]'
+check "headroom-discover not enabled at install" test ! -e /etc/systemd/system/multi-user.target.wants/headroom-discover.service
 # postinst's class-data archive, for this JVM and jar path; the launcher uses it only when the JVM accepts it.
 check "postinst wrote the class-data archive" test -s /usr/share/headroom/headroom.jsa
 check "the launcher starts with the archive and prints nothing of it" \
@@ -119,6 +127,7 @@ kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
 # --- purge ----------------------------------------------------------------------------------------------
 if dpkg --purge headroom >"$work/dpkg.log" 2>&1; then ok "dpkg --purge"; else bad "dpkg --purge: $(cat "$work/dpkg.log")"; fi
 for p in /usr/share/headroom /usr/bin/headroom /lib/systemd/system/headroom.service /etc/headroom \
+         /lib/systemd/system/headroom-discover.service /etc/default/headroom-discover \
          /etc/default/headroom /var/lib/headroom /usr/share/doc/headroom; do
   check "purge removed $p" test ! -e "$p"
 done

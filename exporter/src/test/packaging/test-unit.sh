@@ -67,5 +67,30 @@ for variant in base census; do
   fi
 done
 
+# headroom-discover.service: the fleet's discovery, next to Prometheus; the token only through LoadCredential=.
+dunit="$repo/systemd/headroom-discover.service"
+grep -qx 'ExecStart=/usr/bin/headroom discover --netbird.token-file=%d/netbird-token $ARGS' "$dunit" \
+  && ok "discover: ExecStart reads the token from the credentials directory" || bad "discover: ExecStart line changed"
+grep -qx 'LoadCredential=netbird-token:/etc/headroom/netbird-token' "$dunit" \
+  && ok "discover: LoadCredential=netbird-token:/etc/headroom/netbird-token" || bad "discover: LoadCredential missing"
+mkdir -p "$work/discover"
+if [ -x /usr/bin/headroom ]; then
+  cp "$dunit" "$work/discover/headroom-discover.service"
+else
+  printf '#!/bin/sh\n' > "$work/headroom-stub"; chmod +x "$work/headroom-stub"
+  sed "s|/usr/bin/headroom |$work/headroom-stub |" "$dunit" > "$work/discover/headroom-discover.service"
+fi
+f="$work/discover/headroom-discover.service"
+out="$(cd "$work/discover" && systemd-analyze verify "$f" 2>&1)"
+if [ $? -eq 0 ] && [ -z "$out" ]; then ok "discover: systemd-analyze verify clean"; else bad "discover: verify: $out"; fi
+sec="$(cd "$work/discover" && systemd-analyze security --offline=true "$f" 2>&1)"
+score="$(printf '%s\n' "$sec" | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')"
+echo "     discover: exposure ${score:-?} (limit $max)"
+if [ -n "$score" ] && awk -v s="$score" -v m="$max" 'BEGIN { exit !(s <= m) }'; then
+  ok "discover: exposure $score <= $max"
+else
+  bad "discover: exposure ${score:-none} > $max"
+fi
+
 echo "unit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -682,7 +682,8 @@ def discover():
         refused = moved(before, discover_refusals(d.port))
         check("discover: the methods and the oversized header are counted",
               refused.get("method_not_allowed") == 3 and refused.get("too_large") == 1, str(refused))
-        d.stop()
+        rc = d.stop()
+        check("discover: SIGTERM stops it with exit status 0", rc == 0, f"exit {rc}")
 
         web = os.path.join(WORK, "discover-web.yml")
         cert = os.path.join(WORK, "discover.crt")

@@ -1,36 +1,17 @@
 package dev.headroom.cmd;
 
 import dev.headroom.config.Quantities;
-import dev.headroom.read.netbird.Discovery;
-import dev.headroom.read.netbird.InventoryReader;
-import dev.headroom.read.netbird.NetbirdApi;
-import dev.headroom.read.netbird.NetbirdApi.ApiException;
-import dev.headroom.read.netbird.NetbirdApi.Outcome;
 import dev.headroom.read.netbird.Targets;
-import dev.headroom.serve.DiscoverServer;
-import dev.headroom.serve.InventoryInWords;
-import dev.headroom.serve.InventoryMetrics;
-import dev.headroom.serve.web.Refusals;
-import dev.headroom.serve.web.WebConfig;
-import dev.headroom.serve.web.WebConfigException;
-import dev.headroom.serve.web.WebConfigParser;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import sun.misc.Signal;
 
 /**
  * {@code headroom discover}: one per fleet, next to Prometheus. Reads NetBird's management API (Networks, their
@@ -48,8 +29,6 @@ import sun.misc.Signal;
     description = "Find every routing peer in NetBird's management API and serve them as Prometheus HTTP service"
         + " discovery targets (/sd), with the inventory as metrics; one per fleet, next to Prometheus.")
 public final class DiscoverCommand implements Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger(DiscoverCommand.class);
-
   @Option(names = "--web.listen-address", paramLabel = "HOST:PORT", defaultValue = ":10171",
       description = "address to serve /sd, /metrics and the inventory on (default ${DEFAULT-VALUE})")
   String listen;
@@ -85,8 +64,8 @@ public final class DiscoverCommand implements Callable<Integer> {
   boolean once;
   @Spec CommandLine.Model.CommandSpec spec;
 
-  private final PrintStream out;
-  private final PrintStream err;
+  final PrintStream out;
+  final PrintStream err;
 
   DiscoverCommand(PrintStream out, PrintStream err) {
     this.out = out;
@@ -132,80 +111,6 @@ public final class DiscoverCommand implements Callable<Integer> {
     String host = listen.substring(0, colon);
     host = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
 
-    NetbirdApi api;
-    try {
-      String token = NetbirdApi.readToken(tokenFile);
-      api = new NetbirdApi(apiUrl, token, Optional.ofNullable(caFile), timeout);
-    } catch (IOException e) {
-      err.println("headroom discover: " + e.getMessage());
-      return 2;
-    }
-    WebConfig web;
-    try {
-      web = webConfigFile == null ? WebConfig.NONE : WebConfigParser.parse(webConfigFile);
-    } catch (WebConfigException e) {
-      err.println("headroom discover: web config: " + e.getMessage());
-      return 2;
-    }
-    Discovery[] holder = new Discovery[1];
-    InventoryReader reader = new InventoryReader(api, m -> holder[0].inconsistency(m));
-    Discovery discovery = new Discovery(reader, refresh, System::currentTimeMillis);
-    holder[0] = discovery;
-
-    Optional<ApiException> first = discovery.refresh(false); // told here, once, in the start's own words
-    if (first.isPresent() && first.get().outcome() == Outcome.UNAUTHORIZED) {
-      err.println("headroom discover: " + first.get().getMessage() + " (token from " + tokenFile + ")");
-      return 1;
-    }
-    if (first.isPresent() && !once) {
-      log.warn("NetBird API: {}; /sd answers 503 until the inventory is read (the next try backs off)",
-          first.get().getMessage());
-    }
-    if (once) {
-      if (first.isPresent()) {
-        err.println("headroom discover: cannot read NetBird's inventory: " + first.get().getMessage());
-        return 1;
-      }
-      out.print(InventoryInWords.render(discovery.snapshot().inventory(), targets));
-      return 0;
-    }
-    trapSignals();
-    Refusals refusals = new Refusals();
-    PrometheusRegistry registry = new PrometheusRegistry();
-    registry.register(new InventoryMetrics(discovery, targets, Version.get(), refusals, System::currentTimeMillis));
-    ServeCommand.registerOwnCost(registry);
-    DiscoverServer server;
-    try {
-      server = DiscoverServer.start(host, port, discovery, targets, registry, web, refusals);
-    } catch (WebConfigException e) {
-      err.println("headroom discover: web config: " + e.getMessage());
-      return 2;
-    } catch (RuntimeException e) {
-      Throwable root = e;
-      while (root.getCause() != null) {
-        root = root.getCause();
-      }
-      err.println("headroom discover: cannot serve on " + listen + ": "
-          + (root.getMessage() == null ? root.toString() : root.getMessage()));
-      return 1;
-    }
-    discovery.start(first.isPresent() ? Discovery.delayAfter(refresh, first.get()) : refresh);
-    log.info("headroom {} discover serving {} on {}:{}, from {} every {}", Version.get(), DiscoverServer.SD_PATH,
-        host.isEmpty() ? "*" : host, server.port(), apiUrl, refresh.toSeconds() + "s");
-    STOP.await();
-    log.info("stopping on a signal");
-    server.close();
-    discovery.close();
-    return 0;
-  }
-
-  private static final CountDownLatch STOP = new CountDownLatch(1);
-
-  /** SIGTERM and SIGINT stop with exit 0 (as serve does); SIGHUP, which would end the JVM, is only logged. */
-  private static void trapSignals() {
-    Signal.handle(new Signal("TERM"), s -> STOP.countDown());
-    Signal.handle(new Signal("INT"), s -> STOP.countDown());
-    Signal.handle(new Signal("HUP"), s -> log.info("SIGHUP: discover has nothing to reload; restart it to read"
-        + " a new token or flags"));
+    return DiscoverProcess.run(this, targets, host, port);
   }
 }

@@ -219,4 +219,20 @@ class DiscoverServerTest {
       assertTrue(log.text().contains("NetBird API schema changed: GET /api/networks: "), log.text());
     }
   }
+
+  @Test
+  void everyDiscoverFamilyIsDocumentedWithItsType() throws Exception {
+    start(new Targets(Targets.Address.IP, 10170));
+    discovery.refresh();
+    String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/metrics.md"));
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^# TYPE (headroom_\\w+) (\\w+)$",
+        java.util.regex.Pattern.MULTILINE).matcher(get("/metrics").body());
+    int families = 0;
+    while (m.find()) {
+      families++;
+      assertTrue(doc.contains("| `" + m.group(1) + "` | " + m.group(2) + " |"),
+          m.group(1) + " (" + m.group(2) + ") is not in docs/metrics.md");
+    }
+    assertTrue(families >= 12, families + " families");
+  }
 }
