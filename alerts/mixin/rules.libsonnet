@@ -21,7 +21,7 @@ local utils = import 'lib/utils.libsonnet';
     local peerInfo =
       if nb then '* on (%s) group_left (%s) headroom_peer_info' % [peerKey, c.siteLabel]
       else '* on (job, instance) group_left (%(networkLabel)s, %(siteLabel)s) headroom_peer_info' % c,
-    // Routers NetBird lists (discover's inventory), keyed by the headroom target they should be.
+    // The headroom targets' `up`: a router NetBird lists is scraped when one carries its target as instance.
     local up = 'up{%(headroomSelector)s}' % c,
 
     groups+: [

@@ -13,7 +13,7 @@ What the stand-in NetBird lists (test.sh, netbird_fleet.py), and what must follo
   net-06  peer-06-00 alone (2 Gbps)         -> 1 router: HeadroomNetworkNoStandby (pending or firing)
 (Ceilings: gen_fleet.py's model gives peer j of a Network the j-th reference size, 2 Gbps, 3 Gbps, ... each way.)
 
-Usage: check_netbird.py --vm URL --vmalert URL --received FILE --targets N --timeout SECONDS
+Usage: check_netbird.py --vm URL --vmalert URL --received FILE --targets N --rules N --timeout SECONDS
 Prints `ok - ...` / `FAIL - ...` per check and last `netbird-checks: P passed, F failed`; exits 1 when one failed.
 """
 import argparse
@@ -72,6 +72,7 @@ def main():
     ap.add_argument("--vmalert", required=True)
     ap.add_argument("--received", required=True)
     ap.add_argument("--targets", type=int, required=True, help="routers the scrape must keep (in group headroom)")
+    ap.add_argument("--rules", type=int, required=True, help="rules in the file vmalert loaded (promtool's count)")
     ap.add_argument("--timeout", type=float, default=180)
     a = ap.parse_args()
     deadline = time.time() + a.timeout
@@ -104,8 +105,8 @@ def main():
         groups = get(f"{a.vmalert}/api/v1/rules")["data"]["groups"]
         rules = [r for g in groups for r in g["rules"]]
         return len(rules), [(r["name"], r.get("lastError")) for r in rules if r.get("lastError")]
-    until(deadline, "vmalert evaluates every rule of headroom-rules-netbird.yml without error",
-          lambda: rule_errors()[1] == [] and rule_errors()[0] >= 39, True,
+    until(deadline, f"vmalert evaluates all {a.rules} rules of headroom-rules-netbird.yml without error",
+          lambda: rule_errors() == (a.rules, []), True,
           lambda got: f"rules with errors: {rule_errors()}")
 
     def no_standby():

@@ -413,7 +413,8 @@ start vmalert-netbird "http://127.0.0.1:$vmalert_nb/-/healthy" vmalert -rule="$n
   -remoteWrite.flushInterval=1s -loggerLevel=WARN
 echo "# netbird: api :$nb_api discover :$discover vm :$vm_nb vmalert :$vmalert_nb"
 python3 "$here/check_netbird.py" --vm "http://127.0.0.1:$vm_nb" --vmalert "http://127.0.0.1:$vmalert_nb" \
-  --received "$tmp/received.jsonl" --targets 5 --timeout 240 2>&1 | tee "$tmp/check-netbird.log" | grep -v '^netbird-checks:'
+  --received "$tmp/received.jsonl" --targets 5 --rules "$(promtool check rules "$nb_rules" | grep -o '[0-9]* rules found' | grep -o '[0-9]*')" \
+  --timeout 240 2>&1 | tee "$tmp/check-netbird.log" | grep -v '^netbird-checks:'
 rc=${PIPESTATUS[0]}
 line=$(grep '^netbird-checks:' "$tmp/check-netbird.log" | tail -1)
 if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
