@@ -35,15 +35,32 @@ cd "$here"
 # The mixin (alerts/mixin) renders exactly the checked-in rules and dashboards.
 if bash mixin/render.sh --out "$render/default" >"$log" 2>&1; then
   : >"$log"
-  for f in headroom-rules.yml:headroom-rules.yml headroom-peer.json:../dashboards/headroom-peer.json \
+  for f in headroom-rules.yml:headroom-rules.yml headroom-rules-netbird.yml:headroom-rules-netbird.yml \
+           headroom-peer.json:../dashboards/headroom-peer.json \
            headroom-fleet.json:../dashboards/headroom-fleet.json; do
     diff -u "${f#*:}" "$render/default/${f%%:*}" >>"$log"
   done
   if [ ! -s "$log" ]; then
-    pass "alerts/mixin renders headroom-rules.yml and dashboards/*.json as checked in"
+    pass "alerts/mixin renders headroom-rules.yml, headroom-rules-netbird.yml and dashboards/*.json as checked in"
   else
     echo "the checked-in files differ from alerts/mixin: run bash alerts/mixin/render.sh" >>"$log"
-    fail "alerts/mixin renders headroom-rules.yml and dashboards/*.json as checked in (run bash alerts/mixin/render.sh)"
+    fail "alerts/mixin renders headroom-rules.yml, headroom-rules-netbird.yml and dashboards/*.json as checked in (run bash alerts/mixin/render.sh)"
+  fi
+  # The NetBird switch adds to the rules and changes only what it must: the default render with the switch
+  # written out as off is the same file, and the NetBird render keeps every default rule by name.
+  echo '{ _config+:: { netbirdInventory: false } }' >"$render/off.libsonnet"
+  if bash mixin/render.sh --out "$render/off" --config "$render/off.libsonnet" >"$log" 2>&1 \
+     && cmp -s headroom-rules.yml "$render/off/headroom-rules.yml"; then
+    pass "netbirdInventory: false renders headroom-rules.yml unchanged"
+  else
+    fail "netbirdInventory: false renders headroom-rules.yml unchanged"
+  fi
+  names() { sed -n 's/^ *- \(record\|alert\): *//p' "$1" | sort -u; }
+  missing_names=$(comm -23 <(names headroom-rules.yml) <(names headroom-rules-netbird.yml))
+  if [ -z "$missing_names" ]; then
+    pass "headroom-rules-netbird.yml keeps every rule of headroom-rules.yml and adds $(comm -13 <(names headroom-rules.yml) <(names headroom-rules-netbird.yml) | wc -l)"
+  else
+    echo "$missing_names" >"$log"; fail "headroom-rules-netbird.yml lacks rules of headroom-rules.yml"
   fi
 else
   fail "alerts/mixin/render.sh"
@@ -73,11 +90,13 @@ else
   fail "alerts/mixin/render.sh --config mixin/tests/vpn-peers.libsonnet"
 fi
 
-if promtool check rules headroom-rules.yml >"$log" 2>&1; then
-  pass "promtool check rules headroom-rules.yml ($(grep -o '[0-9]* rules found' "$log"))"
-else
-  fail "promtool check rules headroom-rules.yml"
-fi
+for r in headroom-rules.yml headroom-rules-netbird.yml; do
+  if promtool check rules "$r" >"$log" 2>&1; then
+    pass "promtool check rules $r ($(grep -o '[0-9]* rules found' "$log"))"
+  else
+    fail "promtool check rules $r"
+  fi
+done
 
 for t in tests/*_test.yml; do
   if promtool test rules "$t" >"$log" 2>&1; then pass "promtool test rules $t"; else fail "promtool test rules $t"; fi
@@ -96,7 +115,7 @@ done
 
 # Every runbook_url anchor is a heading in docs/runbooks.md (GitHub anchors: lower case, no punctuation).
 : >"$log"
-anchors=$(grep -o 'runbooks\.md#[a-z0-9-]*' headroom-rules.yml | sed 's/.*#//' | sort -u)
+anchors=$(grep -ho 'runbooks\.md#[a-z0-9-]*' headroom-rules.yml headroom-rules-netbird.yml | sed 's/.*#//' | sort -u)
 headings=$(grep '^#' "$root/docs/runbooks.md" 2>/dev/null | sed 's/^#* *//' | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-\n')
 for a in $anchors; do
   grep -qx "$a" <<<"$headings" || echo "no heading for #$a in docs/runbooks.md" >>"$log"

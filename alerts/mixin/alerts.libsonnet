@@ -9,6 +9,13 @@ local utils = import 'lib/utils.libsonnet';
     local f = utils.fmt(c),
     local net = c.networkLabel,
     local site = c.siteLabel,
+    local nb = c.netbirdInventory,
+    // With the NetBird inventory a Network is measured against its active peer's ceiling (rules.libsonnet).
+    local netCeiling = 'network:headroom_ceiling_bytes_per_second:' + (if nb then 'active' else 'min'),
+    local netCeilingWords = if nb then "the active peer's ceiling" else 'the smallest peer ceiling',
+    // The headroom targets' `up`, without discover's own job when it matches headroomSelector too.
+    local exporterUp = if nb then '(up{%(headroomSelector)s} unless on (job) up{%(netbirdDiscoverSelector)s})' % c
+                       else 'up{%(headroomSelector)s}' % c,
 
     // A description is one line of text; descriptionLines (hidden) keeps the lines it is written in, which the
     // rendered YAML folds it at (`>-`). Override descriptionLines, or description alone (then folded by width).
@@ -62,6 +69,98 @@ local utils = import 'lib/utils.libsonnet';
       'more {{ $labels.direction }} now, counting what the other direction costs.',
       advice,
     ],
+
+    // NetBird's inventory (headroom discover) against headroom's readings: where every peer's `up` and the
+    // inventory meet (the Prometheus that scrapes discover and every peer, or the central store's ruler).
+    local peerNet = '{{ $labels.netbird_peer }} (Network {{ $labels.%s }}, target {{ $labels.instance }})' % net,
+    local netbirdAlerts = {
+      name: 'headroom.netbird.alerts',
+      rules: [
+        {
+          alert: 'HeadroomNetBirdRouterUnscraped',
+          expr: |||
+            network_router:headroom_netbird_router_metric:min
+            unless on (instance) up{%(headroomSelector)s}
+          ||| % f,
+          'for': c.netbirdRouterUnscrapedFor,
+          labels: { severity: 'critical' },
+          annotations: {
+            description: std.join(' ', self.descriptionLines),
+            summary: 'NetBird routes Network {{ $labels.%s }} through {{ $labels.netbird_peer }}, which headroom does not scrape' % net,
+            descriptionLines:: [
+              'NetBird lists ' + peerNet + ' as an enabled routing peer (metric {{ $value }}),',
+              'and for ' + utils.duration(c.netbirdRouterUnscrapedFor) + ' no headroom scrape job has carried that target.',
+              'Its load, ceiling and failures are invisible to every other headroom alert.',
+              "Scrape it: check the http_sd_configs relabelling that keeps or drops discover's targets, or install the exporter there.",
+            ],
+            runbook_url: runbook('HeadroomNetBirdRouterUnscraped'),
+          },
+        },
+        {
+          alert: 'HeadroomNetworkLabelDisagrees',
+          expr: |||
+            headroom_peer_info{exported_%(networkLabel)s!=""}
+            unless on (job, instance, %(networkLabel)s)
+            label_replace(
+              max by (job, instance, exported_%(networkLabel)s) (headroom_peer_info{exported_%(networkLabel)s!=""}),
+              "%(networkLabel)s", "$1", "exported_%(networkLabel)s", "(.*)"
+            )
+          ||| % f,
+          'for': c.networkLabelDisagreesFor,
+          labels: { severity: 'info' },
+          annotations: {
+            description: std.join(' ', self.descriptionLines),
+            summary: '{{ $labels.instance }} calls its Network {{ $labels.exported_%s }}, NetBird routes {{ $labels.%s }} through it' % [net, net],
+            descriptionLines:: [
+              'The exporter on {{ $labels.instance }} (site {{ $labels.%s }}) is configured with' % site,
+              '--labels.network={{ $labels.exported_%s }}, but NetBird routes Network {{ $labels.%s }} through this peer.' % [net, net],
+              "headroom counts it in {{ $labels.%s }}, NetBird's name. Correct the peer's --labels.network, or drop the flag." % net,
+            ],
+            runbook_url: runbook('HeadroomNetworkLabelDisagrees'),
+          },
+        },
+        {
+          alert: 'HeadroomNetBirdInventoryStale',
+          expr: 'max by (job, instance) (headroom_netbird_inventory_age_seconds) > %(netbirdInventoryMaxAgeSeconds)s' % f,
+          'for': c.netbirdInventoryStaleFor,
+          labels: { severity: 'warning' },
+          annotations: {
+            description: std.join(' ', self.descriptionLines),
+            summary: "{{ $labels.instance }}: NetBird's inventory is {{ $value | humanizeDuration }} old",
+            descriptionLines:: [
+              'headroom discover on {{ $labels.instance }} last read the NetBird management API',
+              '{{ $value | humanizeDuration }} ago. It keeps serving that list, so targets and routers NetBird gained',
+              'or lost since are not seen. Failed API calls in the last 15 minutes:',
+              '{{ range printf "sum by (endpoint, outcome) (increase(headroom_netbird_api_requests_total{job=\'%s\',instance=\'%s\',outcome!=\'ok\'}[15m])) > 0" $labels.job $labels.instance | query }}'
+              + '{{ . | label "endpoint" }} {{ . | label "outcome" }} {{ . | value | printf "%.0f" }}; {{ else }}none; {{ end }}its log names',
+              'the cause.',
+            ],
+            runbook_url: runbook('HeadroomNetBirdInventoryStale'),
+          },
+        },
+        {
+          alert: 'HeadroomNetBirdDiscoverAbsent',
+          expr: |||
+            up{%(netbirdDiscoverSelector)s} == 0
+            or
+            absent(up{%(netbirdDiscoverSelector)s})
+          ||| % f,
+          'for': c.netbirdDiscoverAbsentFor,
+          labels: { severity: 'warning' },
+          annotations: {
+            description: std.join(' ', self.descriptionLines),
+            summary: '{{ if $labels.instance }}{{ $labels.instance }}: headroom discover is not answering{{ else }}headroom discover is not being scraped{{ end }}',
+            descriptionLines:: [
+              '{{ if $labels.instance }}Prometheus has failed to scrape headroom discover on {{ $labels.instance }}',
+              'for ' + utils.duration(c.netbirdDiscoverAbsentFor) + '.{{ else }}No series up{' + c.netbirdDiscoverSelector + '} exists.{{ end }}',
+              "Without NetBird's inventory the NetBird rules see no router: no unscraped router is found and the",
+              'standby count is unknown; Prometheus keeps the last SD target list it read.',
+            ],
+            runbook_url: runbook('HeadroomNetBirdDiscoverAbsent'),
+          },
+        },
+      ],
+    },
 
     groups+: [
       {
@@ -217,9 +316,10 @@ local utils = import 'lib/utils.libsonnet';
               (
                 timestamp(headroom_last_sample_timestamp_seconds) - headroom_last_sample_timestamp_seconds
               )
-              * on (job, instance) group_left (%(networkLabel)s, %(siteLabel)s) headroom_peer_info
+              %(join)s
               > %(samplerStalledSeconds)s
-            ||| % f,
+            ||| % (f { join: if nb then '* on (job, instance, %(networkLabel)s) group_left (%(siteLabel)s) headroom_peer_info' % c
+                          else '* on (job, instance) group_left (%(networkLabel)s, %(siteLabel)s) headroom_peer_info' % c }),
             'for': c.samplerStalledFor,
             labels: { severity: 'warning' },
             annotations: {
@@ -237,10 +337,10 @@ local utils = import 'lib/utils.libsonnet';
           {
             alert: 'HeadroomExporterAbsent',
             expr: |||
-              up{%(headroomSelector)s} == 0
+              %(up)s == 0
               or
-              absent(up{%(headroomSelector)s})
-            ||| % f,
+              absent(%(up)s)
+            ||| % (f { up: exporterUp }),
             'for': c.exporterAbsentFor,
             labels: { severity: 'warning' },
             annotations: {
@@ -274,8 +374,8 @@ local utils = import 'lib/utils.libsonnet';
                 netGbps('network:headroom_tunnel_bytes:rate5m') + ' Gbps',
                 '{{ $labels.direction }} over its',
                 q('network:headroom_peers_up:sum' + netSel, argsNet, ''),
-                'peers up: {{ $value | humanizePercentage }} of the smallest peer ceiling',
-                '(' + netGbps('network:headroom_ceiling_bytes_per_second:min') + ' Gbps).',
+                'peers up: {{ $value | humanizePercentage }} of ' + netCeilingWords,
+                '(' + netGbps(netCeiling) + ' Gbps).',
                 'Routing-peer HA is failover, never load balancing: when a peer fails, one peer carries all of it.',
                 'Split the users over one more Network.',
               ],
@@ -284,13 +384,19 @@ local utils = import 'lib/utils.libsonnet';
           },
           {
             alert: 'HeadroomNetworkNoStandby',
-            expr: 'network:headroom_peers_up:sum == 1',
+            // With the NetBird inventory: the routers NetBird has, not the exporters that answered (one that
+            // does not answer is HeadroomExporterAbsent's or HeadroomNetBirdRouterUnscraped's).
+            expr: if nb then 'network:headroom_netbird_routers:max < 2' else 'network:headroom_peers_up:sum == 1',
             'for': c.networkNoStandbyFor,
             labels: { severity: 'warning' },
             annotations: {
               description: std.join(' ', self.descriptionLines),
               summary: 'Network {{ $labels.%s }} has no standby routing peer' % net,
-              descriptionLines:: [
+              descriptionLines:: if nb then [
+                'NetBird lists {{ $value }} enabled routing peer(s) for Network {{ $labels.%s }}' % net,
+                '(' + q('network:headroom_peers_up:sum' + netSel, argsNet, '', '0') + ' up in headroom) for ' + utils.duration(c.networkNoStandbyFor) + '.',
+                'One failure cuts its users off: add a second routing peer to the Network in NetBird.',
+              ] else [
                 'Network {{ $labels.%s }} has had {{ $value }} routing peer up (of' % net,
                 q('network:headroom_peers:count' + netSel, argsNet, ''),
                 'seen in the last ' + utils.durationLast(c.networkPeersSeenWindow) + ') for ' + utils.duration(c.networkNoStandbyFor) + '. One more failure cuts its users off.',
@@ -323,11 +429,11 @@ local utils = import 'lib/utils.libsonnet';
               (
                 predict_linear(network:headroom_tunnel_bytes:max_over_time1d_rate5m[%(forecastRange)s:1h], %(forecastHorizonDays)s * 86400) * 8 / 1e9
                 > on (%(networkLabel)s, direction)
-                network:headroom_ceiling_bytes_per_second:min * 8 / 1e9
+                %(netCeiling)s * 8 / 1e9
               )
               and on (%(networkLabel)s, direction)
               (count_over_time(network:headroom_tunnel_bytes:max_over_time1d_rate5m[%(forecastRange)s:1h]) >= %(forecastMinPoints)s)
-            ||| % f,
+            ||| % (f { netCeiling: netCeiling }),
             'for': c.forecastFor,
             labels: { severity: 'warning' },
             annotations: {
@@ -336,8 +442,8 @@ local utils = import 'lib/utils.libsonnet';
               descriptionLines:: [
                 'The daily peak of Network {{ $labels.%s }} ({{ $labels.direction }}) is' % net,
                 netGbps('network:headroom_tunnel_bytes:max_over_time1d_rate5m') + ' Gbps',
-                'and its ' + utils.durationAdjective(c.forecastRange) + ' trend reaches {{ $value | printf "%.2f" }} Gbps in ' + f.forecastHorizonDays + ' days, past the smallest peer ceiling of',
-                netGbps('network:headroom_ceiling_bytes_per_second:min') + ' Gbps.',
+                'and its ' + utils.durationAdjective(c.forecastRange) + ' trend reaches {{ $value | printf "%.2f" }} Gbps in ' + f.forecastHorizonDays + ' days, past ' + netCeilingWords + ' of',
+                netGbps(netCeiling) + ' Gbps.',
                 'Plan one more Network (two more peers) before then.',
               ],
               runbook_url: runbook('HeadroomNetworkCeilingForecast'),
@@ -345,6 +451,6 @@ local utils = import 'lib/utils.libsonnet';
           },
         ],
       },
-    ],
+    ] + (if nb then [netbirdAlerts] else []),
   },
 }

@@ -58,6 +58,28 @@
     forecastHorizonDays: 28,
     forecastFor: '1h',
 
+    // --- NetBird inventory (headroom discover) ---------------------------------------------------------------
+    // On: the rules join the inventory `headroom discover` serves (headroom_netbird_*) to headroom's readings
+    // (rendered as alerts/headroom-rules-netbird.yml). Every headroom target must then come from discover's
+    // HTTP SD with `network` relabelled from __meta_netbird_network_name (alerts/README.md): the per-peer rules
+    // key a peer by (job, instance, network), so a box that routes two Networks is two peers, one per Network.
+    netbirdInventory: false,
+    // Selector of the discover command's own scrape target. Only its `up` selectors filter on it (as
+    // headroomSelector); HeadroomExporterAbsent leaves that job to HeadroomNetBirdDiscoverAbsent.
+    netbirdDiscoverSelector: 'job="headroom_discover"',
+    // The label that names the Network on discover's inventory series (headroom_netbird_*). discover writes
+    // `network`; where networkLabel differs, the rules and panels copy it over (label_replace), unless the two
+    // are the same because discover's scrape renames it (metric_relabel_configs).
+    netbirdNetworkLabel: 'network',
+    // An enabled router NetBird lists that no headroom `up` series carries, this long.
+    netbirdRouterUnscrapedFor: '15m',
+    // The inventory is stale past this age (seconds): five refreshes at discover's default 60s.
+    netbirdInventoryMaxAgeSeconds: 300,
+    netbirdInventoryStaleFor: '5m',
+    netbirdDiscoverAbsentFor: '5m',
+    // A peer's own --labels.network differs from the Network NetBird routes through it.
+    networkLabelDisagreesFor: '15m',
+
     // --- Dashboards -----------------------------------------------------------------------------------------
     // The fleet dashboard's forecast panel: a shorter range, drawn sooner than the alert (same horizon).
     dashboardForecastRange: '7d',

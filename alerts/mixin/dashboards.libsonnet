@@ -2140,6 +2140,157 @@ local utils = import 'lib/utils.libsonnet';
       ],
     },
 
+    // --- Networks from NetBird: headroom discover's inventory (headroom_netbird_*) against headroom's readings.
+    // Self-contained queries (inventory, `up` and the per-peer records), so they read the same under
+    // headroom-rules.yml and headroom-rules-netbird.yml; empty where discover is not scraped.
+    local net = c.networkLabel,
+    local inv = utils.netbirdInventory(c),
+    local invSel(metric, extra='') = inv('%s{%s=~"$network"%s}' % [metric, c.netbirdNetworkLabel, extra]),
+    local routerKey = '%s, netbird_peer, instance' % net,
+    // Every router NetBird lists, `instance` set to the target discover serves for it.
+    local nbAll(metric) = 'label_replace(%s, "instance", "$1", "instance_target", "(.*)")' % invSel(metric),
+    local nbEnabled = '%s and on (%s, netbird_peer, instance_target) (%s == 1)'
+                      % [nbAll('headroom_netbird_router_metric'), net, invSel('headroom_netbird_router_enabled')],
+    // Enabled routers whose exporter answers and whose peer NetBird sees connected: candidates to be active.
+    local nbUp = '(%s) and on (instance) (max by (instance) (up{%s}) == 1) and on (%s, netbird_peer) (max by (%s, netbird_peer) (%s) == 1)'
+                 % [nbEnabled, c.headroomSelector, net, net, invSel('headroom_netbird_peer_connected')],
+    // The active router of each Network: the lowest NetBird metric among those (the value is the metric).
+    local nbActive = '((%s) == on (%s) group_left () min by (%s) (%s))' % [nbUp, net, net, nbUp],
+    // Network load (the larger direction) against the active peer's ceiling.
+    local nbLoad = |||
+      max by (%(net)s) (
+        sum by (%(net)s, direction) (instance:headroom_tunnel_bytes:rate5m{%(net)s=~"$network"})
+        / on (%(net)s, direction)
+        min by (%(net)s, direction) (
+          instance:headroom_ceiling_bytes_per_second:max
+          * on (instance, %(net)s) group_left () (max by (instance, %(net)s) (%(active)s) * 0 + 1)
+        )
+      )
+    ||| % { net: net, active: nbActive },
+    local okBroken = [{ type: 'value', options: { '0': { text: 'ok', color: 'green', index: 0 }, '1': { text: 'broken', color: 'red', index: 1 } } }],
+    local column(name, props) = { matcher: { id: 'byName', options: name }, properties: props },
+    local colored(mappings) = [{ id: 'custom.cellOptions', value: { type: 'color-background' } }, { id: 'mappings', value: mappings }],
+    local nbTable(id, title, description, queries, names, overrides, order, gridPos) = {
+      type: 'table',
+      title: title,
+      description: description,
+      datasource: ds,
+      targets: [
+        {
+          refId: q[0],
+          datasource: ds,
+          editorMode: 'code',
+          expr: block(q[1]),
+          legendFormat: '',
+          range: false,
+          instant: true,
+          format: 'table',
+        }
+        for q in queries
+      ],
+      fieldConfig: {
+        defaults: {
+          unit: 'none',
+          custom: { align: 'auto', cellOptions: { type: 'auto' }, filterable: true },
+          thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }] },
+          mappings: [],
+        },
+        overrides: overrides,
+      },
+      options: { showHeader: true, cellHeight: 'sm', footer: { show: false, reducer: ['sum'], fields: '' }, sortBy: [{ displayName: net, desc: false }] },
+      transformations: [
+        { id: 'merge', options: {} },
+        {
+          id: 'organize',
+          options: {
+            excludeByName: { Time: true },
+            indexByName: { [order[i]]: i for i in std.range(0, std.length(order) - 1) },
+            renameByName: { ['Value #' + q[0]]: names[q[0]] for q in queries },
+          },
+        },
+      ],
+      id: id,
+      gridPos: gridPos,
+    },
+    local netbirdPanels = [
+      {
+        type: 'row',
+        title: 'Networks from NetBird',
+        id: 21,
+        collapsed: false,
+        gridPos: { h: 1, w: 24, x: 0, y: 57 },
+        panels: [],
+      },
+      nbTable(
+        22,
+        'Networks from NetBird',
+        "Each Network NetBird lists (headroom discover's inventory), checked against the guide's design: routers NetBird has (enabled), how many answer headroom with their peer connected, the active one (lowest NetBird metric among those) and its metric, the Network's load against the active peer's ceiling (the larger direction, 5 minutes), and the rules broken: a single router (no standby), past one peer (load above the active peer's ceiling), a box that also routes another Network. Empty without headroom discover.",
+        [
+          ['A', 'max by (%s) (%s)' % [net, invSel('headroom_netbird_network_routers')]],
+          ['B', 'count by (%s) (%s)' % [net, nbUp]],
+          ['C', 'max by (%s, netbird_peer) (%s)' % [net, nbActive]],
+          ['D', nbLoad],
+          ['E', 'max by (%s) (%s)' % [net, invSel('headroom_netbird_inventory_problems', ', problem="single_router"')]],
+          ['F', '(%s) > bool 1' % std.rstripChars(nbLoad, '\n')],
+          ['G', 'max by (%s) (%s)' % [net, invSel('headroom_netbird_inventory_problems', ', problem="shared_box"')]],
+        ],
+        { A: 'routers', B: 'routers up', C: 'active metric', D: 'load of active peer', E: 'single router', F: 'past one peer', G: 'shared box' },
+        [
+          column('load of active peer', [
+            { id: 'unit', value: 'percentunit' },
+            { id: 'custom.cellOptions', value: { type: 'gauge', mode: 'gradient' } },
+            { id: 'min', value: 0 },
+            { id: 'max', value: 1 },
+            { id: 'thresholds', value: { mode: 'absolute', steps: [
+              { color: 'green', value: null },
+              { color: 'orange', value: c.peerNearCeilingThreshold },
+              { color: 'red', value: c.networkOverOnePeerThreshold },
+            ] } },
+          ]),
+          column('routers', [{ id: 'custom.cellOptions', value: { type: 'color-text' } }, { id: 'thresholds', value: { mode: 'absolute', steps: [{ color: 'red', value: null }, { color: 'green', value: 2 }] } }]),
+          column('single router', colored(okBroken)),
+          column('past one peer', colored(okBroken)),
+          column('shared box', colored(okBroken)),
+        ],
+        [net, 'routers', 'routers up', 'netbird_peer', 'active metric', 'load of active peer', 'single router', 'past one peer', 'shared box'],
+        { h: 9, w: 24, x: 0, y: 58 },
+      ),
+      nbTable(
+        23,
+        'Routers from NetBird',
+        "Every router NetBird lists per Network: its NetBird metric (lowest wins), enabled, its peer connected in NetBird, whether headroom scrapes its target (up, down, or not scraped: HeadroomNetBirdRouterUnscraped), whether it is the Network's active peer, and how many other Networks the same box routes.",
+        [
+          ['A', 'max by (%s) (%s)' % [routerKey, nbAll('headroom_netbird_router_metric')]],
+          ['B', 'max by (%s) (%s)' % [routerKey, nbAll('headroom_netbird_router_enabled')]],
+          ['C', 'max by (%s) (%s)' % [routerKey, nbAll('headroom_netbird_peer_connected')]],
+          ['D', |||
+            max by (%(key)s) (%(all)s * 0 + on (instance) group_left () max by (instance) (up{%(sel)s}))
+            or max by (%(key)s) (%(all)s * 0 - 1)
+          ||| % { key: routerKey, all: nbAll('headroom_netbird_router_metric'), sel: c.headroomSelector }],
+          ['E', |||
+            max by (%(key)s) (%(active)s * 0 + 1)
+            or max by (%(key)s) ((%(enabled)s) * 0)
+          ||| % { key: routerKey, active: nbActive, enabled: nbEnabled }],
+          ['F', |||
+            max by (%(key)s) (
+              %(all)s * 0
+              + on (instance) group_left () (count by (instance) (label_replace(%(any)s, "instance", "$1", "instance_target", "(.+)")) - 1)
+            )
+          ||| % { key: routerKey, all: nbAll('headroom_netbird_router_metric'), any: inv('headroom_netbird_router_metric') }],
+        ],
+        { A: 'metric', B: 'enabled', C: 'connected', D: 'scraped', E: 'active', F: 'other Networks on the box' },
+        [
+          column('enabled', colored([{ type: 'value', options: { '0': { text: 'disabled', color: 'text', index: 0 }, '1': { text: 'enabled', color: 'green', index: 1 } } }])),
+          column('connected', colored([{ type: 'value', options: { '0': { text: 'disconnected', color: 'red', index: 0 }, '1': { text: 'connected', color: 'green', index: 1 } } }])),
+          column('scraped', colored([{ type: 'value', options: { '-1': { text: 'not scraped', color: 'red', index: 0 }, '0': { text: 'down', color: 'orange', index: 1 }, '1': { text: 'up', color: 'green', index: 2 } } }])),
+          column('active', colored([{ type: 'value', options: { '0': { text: 'standby', color: 'text', index: 0 }, '1': { text: 'active', color: 'blue', index: 1 } } }])),
+          column('other Networks on the box', colored([{ type: 'value', options: { '0': { text: 'none', color: 'green', index: 0 } } }, { type: 'range', options: { from: 1, to: 1e9, result: { color: 'red', index: 1 } } }])),
+        ],
+        [net, 'netbird_peer', 'instance', 'metric', 'enabled', 'connected', 'scraped', 'active', 'other Networks on the box'],
+        { h: 10, w: 24, x: 0, y: 67 },
+      ),
+    ],
+
     'headroom-fleet.json': {
       uid: 'headroom-fleet',
       title: 'headroom / fleet',
@@ -3950,15 +4101,15 @@ local utils = import 'lib/utils.libsonnet';
               },
             },
           ],
-          id: 21,
+          id: 24,
           gridPos: {
             h: 8,
             w: 24,
             x: 0,
-            y: 57,
+            y: 77,
           },
         },
-      ],
+      ] + netbirdPanels,
     },
   },
 }

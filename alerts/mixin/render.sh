@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Renders the headroom mixin (alerts/mixin/*.libsonnet) into the files operators load:
 #   alerts/headroom-rules.yml             recording rules and alerts, one file
+#   alerts/headroom-rules-netbird.yml     the same with NetBird's inventory joined in (_config.netbirdInventory)
 #   dashboards/headroom-peer.json         Grafana dashboards
 #   dashboards/headroom-fleet.json
 #
 # Usage: bash alerts/mixin/render.sh [--out DIR] [--config FILE.libsonnet]
-#   --out DIR       write the three files into DIR (created) instead of alerts/ and dashboards/
+#   --out DIR       write the four files into DIR (created) instead of alerts/ and dashboards/
 #   --config FILE   a jsonnet object merged over the mixin, e.g. { _config+:: { headroomSelector: 'job="vpn-peers"' } }
 # Needs jsonnet (Debian package jsonnet, 0.18 or later). Prints the files written.
 set -euo pipefail
@@ -43,11 +44,13 @@ jsonnet -S -m "$tmp" -J "$here" --ext-code "config=$config_code" "$here/render.j
 
 if [ -n "$out" ]; then
   mkdir -p "$out"
-  dest_rules=$out/headroom-rules.yml dest_dash=$out
+  dest_rules=$out dest_dash=$out
 else
-  dest_rules=$root/alerts/headroom-rules.yml dest_dash=$root/dashboards
+  dest_rules=$root/alerts dest_dash=$root/dashboards
 fi
-mv "$tmp/headroom-rules.yml" "$dest_rules"; echo "$dest_rules"
+for f in headroom-rules.yml headroom-rules-netbird.yml; do
+  mv "$tmp/$f" "$dest_rules/$f"; echo "$dest_rules/$f"
+done
 for f in headroom-peer.json headroom-fleet.json; do
   mv "$tmp/$f" "$dest_dash/$f"; echo "$dest_dash/$f"
 done

@@ -19,6 +19,10 @@
 # first_eval.py proves vmalert kept the restored state at its first evaluation. check_multisite.py then proves:
 # replicas deduplicated, central answers equal the one-site Prometheus's (read at one time both ingested), a
 # replica killed mid-run changes no Network answer, and the page reaches the webhook with every field.
+# Last, a NetBird-discovered centre: a real `headroom discover` over a stand-in NetBird management API, a
+# VictoriaMetrics that finds the routers through its /sd (http_sd_configs), vmalert over
+# headroom-rules-netbird.yml; check_netbird.py proves the routers counted, the active peer, and the page for a
+# router NetBird lists that nobody scrapes.
 # Every wait polls a condition with a bound; a live peer's missed scrape is allowed where noted, and said so.
 #
 # Usage: bash alerts/multisite/test.sh   (needs prometheus, promtool, prometheus-alertmanager, victoria-metrics,
@@ -333,6 +337,99 @@ if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
 else
   fail "check_multisite.py ended (exit $rc) before reporting its checks"
 fi
+# --- the NetBird-discovered centre: headroom discover finds the routing peers, vmalert runs the NetBird rules -----
+# A stand-in NetBird management API (answers written by netbird_fleet.py, served by exporter/src/test/discover/
+# netbird_standin.py) lists routers of three of the fleet's Networks at overlay IPs; a real `headroom discover`
+# reads it and serves them at /sd. A VictoriaMetrics of its own finds them with http_sd_configs (the README's
+# relabelling, a `keep` on the peer group `headroom`, and, for this test only, each target's page on
+# fleet_exporter.py) and scrapes discover's inventory; vmalert evaluates headroom-rules-netbird.yml over it and
+# notifies the central Alertmanager. HeadroomNetBirdRouterUnscraped's `for:` is 30s here, rendered by the mixin
+# (checked to be the only difference), so its page arrives within the run. check_netbird.py says what must follow.
+nb_started=$(date +%s)
+python3 "$here/netbird_fleet.py" --out "$tmp/netbird-api" \
+  --peer peer-02-00 100.64.2.0 headroom 1 --peer peer-02-01 100.64.2.1 headroom 1 --peer peer-02-02 100.64.2.2 - 1 \
+  --peer peer-04-00 100.64.4.0 headroom 1 --peer peer-04-01 100.64.4.1 headroom 1 --peer peer-06-00 100.64.6.0 headroom 1 \
+  --router net-02 peer-02-01 100 1 --router net-02 peer-02-00 200 1 --router net-02 peer-02-02 300 1 \
+  --router net-04 peer-04-01 50 1 --router net-04 peer-04-00 100 1 --router net-06 peer-06-00 100 1 >"$tmp/netbird-fleet.log" 2>&1 \
+  || abort "netbird_fleet.py failed" "$tmp/netbird-fleet.log"
+head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$tmp/netbird-token"
+nb_api=$(port) discover=$(port) vm_nb=$(port) vmalert_nb=$(port)
+python3 exporter/src/test/discover/netbird_standin.py --fixtures "$tmp/netbird-api" --token-file "$tmp/netbird-token" \
+  --port "$nb_api" >"$tmp/netbird-api.log" 2>&1 &
+pids+=($!)
+start discover "http://127.0.0.1:$discover/-/ready" java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" \
+  discover --netbird.api-url="http://127.0.0.1:$nb_api" --netbird.token-file="$tmp/netbird-token" \
+  --web.listen-address="127.0.0.1:$discover" --netbird.refresh-interval=5s
+cat >"$tmp/netbird-scrape.yml" <<YAML
+global:
+  scrape_interval: 5s
+scrape_configs:
+  - job_name: headroom
+    http_sd_configs:
+      - url: http://127.0.0.1:$discover/sd
+    relabel_configs:
+      # Only peers in the NetBird group "headroom" run the exporter: peer-02-02 is not, so it is dropped.
+      - {source_labels: [__meta_netbird_peer_groups], regex: '.*,headroom,.*', action: keep}
+      - {source_labels: [__meta_netbird_network_name], target_label: network}
+      - {source_labels: [__meta_netbird_peer_name], target_label: netbird_peer}
+      - {source_labels: [__meta_netbird_router_metric], target_label: netbird_router_metric}
+      # This test only: every routing peer is a page of fleet_exporter.py, under its NetBird target as instance.
+      - {source_labels: [__address__], target_label: instance}
+      - {source_labels: [__meta_netbird_peer_name], target_label: __metrics_path__, replacement: '/peers/\$1/metrics'}
+      - {target_label: __address__, replacement: '127.0.0.1:$fleet_port'}
+  - job_name: headroom_discover
+    static_configs: [{targets: ['127.0.0.1:$discover']}]
+YAML
+start vm-netbird "http://127.0.0.1:$vm_nb/health" victoria-metrics -storageDataPath="$tmp/vm-netbird" \
+  -httpListenAddr="127.0.0.1:$vm_nb" -retentionPeriod=1 -promscrape.config="$tmp/netbird-scrape.yml" \
+  -promscrape.httpSDCheckInterval=5s -search.latencyOffset=2s -search.disableCache -loggerLevel=WARN
+# The NetBird rules as the mixin renders them, with the unscraped router's `for:` at 30s and nothing else changed.
+echo "{ _config+:: { netbirdRouterUnscrapedFor: '30s' } }" >"$tmp/netbird-short.libsonnet"
+bash alerts/mixin/render.sh --out "$tmp/netbird-render" --config "$tmp/netbird-short.libsonnet" >"$tmp/netbird-render.log" 2>&1 \
+  || abort "rendering the NetBird rules with a 30s for: failed" "$tmp/netbird-render.log"
+nb_rules=$tmp/netbird-render/headroom-rules-netbird.yml
+if python3 - "$root/alerts/headroom-rules-netbird.yml" "$nb_rules" <<'PY'
+import sys, yaml
+def rules(path):
+    out = {}
+    for g in yaml.safe_load(open(path))["groups"]:
+        for r in g["rules"]:
+            r = dict(r)
+            if r.get("alert") == "HeadroomNetBirdRouterUnscraped":
+                r.pop("for"); r["annotations"] = {k: v for k, v in r["annotations"].items() if k != "description"}
+            out[(g["name"], r.get("record") or r["alert"], str(r.get("labels")))] = r
+    return out
+sys.exit(rules(sys.argv[1]) != rules(sys.argv[2]))
+PY
+then
+  pass "NetBird rules for this run: headroom-rules-netbird.yml with only HeadroomNetBirdRouterUnscraped's for: (30s) changed"
+else
+  fail "NetBird rules for this run differ from headroom-rules-netbird.yml beyond HeadroomNetBirdRouterUnscraped's for:"
+fi
+start vmalert-netbird "http://127.0.0.1:$vmalert_nb/-/healthy" vmalert -rule="$nb_rules" \
+  -datasource.url="http://127.0.0.1:$vm_nb" -remoteWrite.url="http://127.0.0.1:$vm_nb" \
+  -notifier.url="http://127.0.0.1:$am_central" -evaluationInterval=5s -disableAlertgroupLabel \
+  -httpListenAddr="127.0.0.1:$vmalert_nb" -external.url="http://127.0.0.1:$vmalert_nb" \
+  -remoteWrite.flushInterval=1s -loggerLevel=WARN
+echo "# netbird: api :$nb_api discover :$discover vm :$vm_nb vmalert :$vmalert_nb"
+python3 "$here/check_netbird.py" --vm "http://127.0.0.1:$vm_nb" --vmalert "http://127.0.0.1:$vmalert_nb" \
+  --received "$tmp/received.jsonl" --targets 5 --rules "$(promtool check rules "$nb_rules" | grep -o '[0-9]* rules found' | grep -o '[0-9]*')" \
+  --timeout 240 2>&1 | tee "$tmp/check-netbird.log" | grep -v '^netbird-checks:'
+rc=${PIPESTATUS[0]}
+line=$(grep '^netbird-checks:' "$tmp/check-netbird.log" | tail -1)
+if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+  passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+  [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ] && fail "check_netbird.py exited $rc"
+else
+  fail "check_netbird.py ended (exit $rc) before reporting its checks"
+fi
+echo "# NetBird-discovered centre: $(( $(date +%s) - nb_started ))s"
+if grep -q '^FAIL' "$tmp/check-netbird.log"; then
+  for log in discover netbird-api vm-netbird vmalert-netbird; do
+    [ -s "$tmp/$log.log" ] && { echo "# $log log (last lines):"; tail -5 "$tmp/$log.log" | cut -c1-300 | sed 's/^/#   /'; }
+  done
+fi
+
 if [ "$failed" -ne 0 ]; then
   # Each site replica's view of its scrape targets: a live peer it holds no series of shows why here.
   for r in "site-00-r1:$site_00_r1_port" "site-00-r2:$site_00_r2_port" "site-01-r1:$site_01_r1_port" \

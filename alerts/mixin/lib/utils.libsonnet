@@ -70,6 +70,13 @@ local contains(s, p) = std.length(std.strReplace(s, p, '')) != std.length(s);
   // Hours in words: 24 -> 'a day', 168 -> '7 days', 36 -> '36 hours'.
   hours(n):: if n % 24 == 0 then (if n == 24 then 'a day' else '%d days' % (n / 24)) else '%d hours' % n,
 
+  // A selector of discover's inventory (headroom_netbird_*) with its Network label as _config.networkLabel:
+  // the selector itself when the two names agree, else a label_replace that copies it over.
+  netbirdInventory(c)::
+    function(sel)
+      if c.netbirdNetworkLabel == c.networkLabel then sel
+      else 'label_replace(%s, "%s", "$1", "%s", "(.*)")' % [sel, c.networkLabel, c.netbirdNetworkLabel],
+
   // ---------------------------------------------------------------------------------------------------------
   // Block-style YAML for Prometheus rule files, in the order people write them.
   local keyOrder = [

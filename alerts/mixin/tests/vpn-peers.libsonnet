@@ -6,6 +6,8 @@
     headroomSelector: 'job="vpn-peers"',
     networkLabel: 'vpn_network',
     siteLabel: 'vpn_site',
+    // discover's scrape renames the inventory's `network` too (metric_relabel_configs).
+    netbirdNetworkLabel: 'vpn_network',
     docsURLBase: 'https://wiki.example.com/ops/headroom-docs',
     runbookURLBase: 'https://wiki.example.com/ops/headroom-runbooks',
     peerNearCeilingThreshold: 0.85,

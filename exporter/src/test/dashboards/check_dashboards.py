@@ -5,12 +5,14 @@ Prometheus that scrapes headroom exporters and evaluates alerts/headroom-rules.y
 Usage:
   check_dashboards.py DASHBOARD.json ...                     structure only
   check_dashboards.py --url http://127.0.0.1:PORT --instance HOST:PORT --network NET --site SITE DASHBOARD.json ...
+      [--netbird-active NET=PEER ... --netbird-single NET ... --netbird-past-one-peer NET ... --netbird-routers P,P]
 
 Structure: unique panel ids, a unit on every data panel, a description on every panel, every $variable defined,
 every datasource `${datasource}` (no pinned uid), stable dashboard uids, links that resolve, `$__rate_interval`
 in every rate()/irate()/increase(). Queries: each panel target and each variable query, with the template
 variables substituted, must return data (not only NaN) without error; a failure names the dashboard, the panel
-and the query. Prints `ok - ...` / `FAIL - ...` lines and last `dashboards: N passed, M failed`.
+and the query. With --netbird-*, the NetBird tables' answers are checked against what the stand-in NetBird
+lists (active router per Network, the rules broken, every router scraped). Prints `ok - ...` / `FAIL - ...` lines and last `dashboards: N passed, M failed`.
 """
 import argparse
 import json
@@ -328,6 +330,47 @@ def check_queries(url, name, dash, values, label, deadline):
         check(err is None, f"{name} ({label}) {kind} {what}", f"{err}: {one_line}" if err else "")
 
 
+def netbird_answers(url, dash, values, deadline, active, single, past, routers):
+    """The "Networks from NetBird" and "Routers from NetBird" tables answer what NetBird and headroom say: each
+    Network's active router (`active`: Network -> peer, the lowest metric that is up), the single-router rule
+    broken exactly in the Networks `single`, past one peer exactly in `past`, every router in `routers` scraped and up. Retried until the
+    deadline (the inventory and the first scrapes settle)."""
+    panels = {p.get("title"): p for p in all_panels(dash.get("panels", []))}
+    nets, table = panels.get("Networks from NetBird"), panels.get("Routers from NetBird")
+    if not check(nets is not None and table is not None, "headroom-fleet.json: the NetBird panels exist"):
+        return
+
+    def by(panel, ref, *labels):
+        q = substitute(next(t["expr"] for t in panel["targets"] if t["refId"] == ref), values)
+        data, err = api(url, "/api/v1/query", {"query": q})
+        if err:
+            return {"error": err}
+        return {tuple(s["metric"].get(l, "") for l in labels): float(s["value"][1]) for s in data["result"]}
+
+    want = [
+        ("Networks from NetBird: the active router of each Network is its lowest metric that is up",
+         lambda: set(by(nets, "C", "network", "netbird_peer")), set(active.items())),
+        ("Networks from NetBird: the single-router rule is broken where NetBird lists one router, only there",
+         lambda: by(nets, "E", "network"), {(n,): (1.0 if n in single else 0.0) for n in active}),
+        ("Networks from NetBird: past one peer (load above the active peer's ceiling) exactly where it is",
+         lambda: by(nets, "F", "network"), {(n,): (1.0 if n in past else 0.0) for n in active}),
+        ("Routers from NetBird: every router is scraped and up",
+         lambda: by(table, "D", "netbird_peer"), {(p,): 1.0 for p in routers}),
+        ("Routers from NetBird: the active routers are marked active, the others standby",
+         lambda: by(table, "E", "netbird_peer"), {(p,): (1.0 if p in active.values() else 0.0) for p in routers}),
+    ]
+    for what, get, expected in want:
+        while True:
+            got = get()
+            if got == expected:
+                check(True, what)
+                break
+            if time.time() > deadline:
+                check(False, what, f"got {got}, want {expected}")
+                break
+            time.sleep(2)
+
+
 def wait_for_data(url, instances, timeout):
     """Until every exporter is scraped, rate windows hold samples, and the rule groups have run."""
     deadline = time.time() + timeout
@@ -358,6 +401,13 @@ def main():
     ap.add_argument("--site")
     ap.add_argument("--instances", type=int, default=1, help="exporters the Prometheus scrapes")
     ap.add_argument("--timeout", type=float, default=120, help="seconds to wait for data, then for queries")
+    ap.add_argument("--netbird-active", action="append", default=[], metavar="NETWORK=PEER",
+                    help="the router NetBird's inventory makes active in NETWORK (checks the NetBird panels)")
+    ap.add_argument("--netbird-single", action="append", default=[], metavar="NETWORK",
+                    help="a Network NetBird lists with one router")
+    ap.add_argument("--netbird-past-one-peer", action="append", default=[], metavar="NETWORK",
+                    help="a Network whose load is above its active peer's ceiling")
+    ap.add_argument("--netbird-routers", default="", help="every router peer NetBird lists, comma-separated")
     a = ap.parse_args()
 
     dashes = {}
@@ -393,6 +443,10 @@ def main():
             for label, values in contexts:
                 values = dict(values, **GRAFANA_VARS)
                 check_queries(a.url, name, dash, values, label, deadline)
+            if name == "headroom-fleet.json" and a.netbird_active:
+                netbird_answers(a.url, dash, dict(contexts[0][1], **GRAFANA_VARS), deadline,
+                                dict(x.split("=", 1) for x in a.netbird_active), set(a.netbird_single), set(a.netbird_past_one_peer),
+                                [p for p in a.netbird_routers.split(",") if p])
 
     return check.finish()
 
