@@ -233,23 +233,25 @@ local utils = import 'lib/utils.libsonnet';
               runbook_url: runbook('HeadroomPeerLinkBound'),
             },
           },
-          // wireguard-go flattens at ~6.8 Gbps download / ~3.7 Gbps upload from 4 cores (MTU 1280); more cores
-          // do not help. Fires near that plateau (5.5 / 3.0 Gbps by default) or at 80 % of a userspace peer's
-          // own ceiling.
+          // wireguard-go flattens at ~6.8 Gbps download / 3.7-4.4 Gbps upload from 4 cores (MTU 1280); more
+          // cores do not help. Fires near that plateau (90 % of 6.8 / 4.4 Gbps by default, as the daemon's
+          // advice) or at 80 % of a userspace peer's own ceiling.
           {
             alert: 'HeadroomUserspacePlateau',
             expr: |||
               (
-                  instance:headroom_tunnel_bytes:rate5m{direction="download"} * 8 / 1e9 > %s
+                  instance:headroom_tunnel_bytes:rate5m{direction="download"} * 8 / 1e9 > %s * %s
                 or
-                  instance:headroom_tunnel_bytes:rate5m{direction="upload"} * 8 / 1e9 > %s
+                  instance:headroom_tunnel_bytes:rate5m{direction="upload"} * 8 / 1e9 > %s * %s
                 or
                   instance:headroom_tunnel_bytes:rate5m * 8 / 1e9
                   > %s * instance:headroom_ceiling_bytes_per_second:max * 8 / 1e9
               )
               and on (job, instance) (headroom_datapath{datapath="userspace"} == 1)
             ||| % [
+              utils.num(c.userspacePlateauShare),
               utils.gbps(c.userspacePlateauDownloadGbps),
+              utils.num(c.userspacePlateauShare),
               utils.gbps(c.userspacePlateauUploadGbps),
               f.userspacePlateauCeilingRatio,
             ],
@@ -264,7 +266,8 @@ local utils = import 'lib/utils.libsonnet';
                 'against a ceiling of',
                 peerGbps('instance:headroom_ceiling_bytes_per_second:max') + ' Gbps,',
                 'using ' + datapathCores + ' cores.',
-                'Userspace flattens near 6.8 Gbps download and 3.7 Gbps upload whatever the core count;',
+                'Userspace flattens near ' + utils.gbps(c.userspacePlateauDownloadGbps) + ' Gbps download and '
+                + utils.gbps(c.userspacePlateauUploadGbps) + ' Gbps upload whatever the core count;',
                 'kernel WireGuard on the same box carries several times more.',
               ],
               runbook_url: runbook('HeadroomUserspacePlateau'),

@@ -32,9 +32,12 @@
     peerLinkBoundFor: '10m',
     singleTunnelBoundThreshold: 0.5,
     singleTunnelBoundFor: '10m',
-    // wireguard-go's plateau (Gbps) and the share of a userspace peer's own ceiling that fires too.
-    userspacePlateauDownloadGbps: 5.5,
-    userspacePlateauUploadGbps: 3.0,
+    // wireguard-go's plateau (Gbps, MTU 1280: the daemon's reference), the share of it that fires, and the share
+    // of a userspace peer's own ceiling that fires too (the daemon's near-ceiling share). The daemon advises
+    // enable_kernel_wireguard at the same marks; a Maven test keeps these equal to its figures.
+    userspacePlateauDownloadGbps: 6.8,
+    userspacePlateauUploadGbps: 4.4,
+    userspacePlateauShare: 0.9,
     userspacePlateauCeilingRatio: 0.8,
     userspacePlateauFor: '15m',
     tunnelDownFor: '2m',
