@@ -78,9 +78,9 @@ CENSUS_TRACK_TIMEOUT = 8.0
 RESTART_SPIKE_SLACK = 125_000
 # Series that come and go with load, not with tunnels: CPU seconds per GB is absent while the tunnel is idle
 # (docs/metrics.md). Idle scrapes must have exactly the same series; loaded ones may add only these.
-# The learned cost per packet appears once the cost model has its evidence and stays, idle or not: a series that
-# is born once, not one that comes and goes.
-LEARNED_FAMILIES = ("headroom_cost_cpu_seconds_per_packet",)
+# The learned cost per packet, and the CPU's speed against the reference read from it, appear once the cost model
+# has its evidence and stay, idle or not: series that are born once, not ones that come and go.
+LEARNED_FAMILIES = ("headroom_cost_cpu_seconds_per_packet", "headroom_cpu_speed_ratio")
 LOAD_ONLY_FAMILIES = ("headroom_cpu_seconds_per_gigabyte",) + LEARNED_FAMILIES
 # The census's own series: absent from a scrape whose census read failed (headroom_source_up{source="census"} 0).
 CENSUS_SERIES_PREFIXES = ("headroom_tunnels", "headroom_tunnel_rate_bytes_per_second",
