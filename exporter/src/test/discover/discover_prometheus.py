@@ -132,13 +132,17 @@ scrape_configs:
                              if r["value"][1] == "1"])
         check(f'up{{job="headroom",network="{network}"}} == 1: discovered and scraped under NetBird\'s name',
               bool(got), str(query(prom_port, f'up{{job="headroom",network="{network}"}}')))
-    targets = until(lambda: query(prom_port, 'count(up{job="headroom"} == 1)'))
+    # Each target's first scrape lands within a scrape interval of the others: wait for all six, not the first.
+    def six():
+        r = query(prom_port, 'count(up{job="headroom"} == 1)')
+        return r if r and r[0]["value"][1] == "6" else None
+    targets = until(six) or query(prom_port, 'count(up{job="headroom"} == 1)')
     check("one target per routing peer and Network: 6",
           bool(targets) and targets[0]["value"][1] == "6", str(targets))
     info = until(lambda: query(prom_port, 'headroom_peer_info{job="headroom",network="dc-east"}'))
     check("headroom_peer_info carries network from NetBird, the exporter's own as exported_network",
           bool(info) and all(r["metric"].get("exported_network") == "typed-by-hand" for r in info), str(info))
-    east1 = query(prom_port, 'up{job="headroom",network="dc-east",netbird_peer="router-east-1"}')
+    east1 = until(lambda: query(prom_port, 'up{job="headroom",network="dc-east",netbird_peer="router-east-1"}'))
     check("netbird_peer and netbird_router_metric come from NetBird's router",
           len(east1) == 1 and east1[0]["metric"].get("netbird_router_metric") == "100", str(east1))
     routers = until(lambda: query(prom_port, 'headroom_netbird_network_routers{job="headroom_discover"}'))
