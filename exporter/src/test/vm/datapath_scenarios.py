@@ -268,6 +268,9 @@ class VmLab(lab.Lab):
     cost_pace_share = 0.5
     cost_wait = 300
     cost_tolerance = 0.30
+    # A boot whose scenario 7 is reported, not judged (run-vm.sh's 1-vCPU boot, docs/lab.md "Boot 1b"): it passes
+    # when its ceiling and plateau were measured, and its report says whether they agree within cost_tolerance.
+    cost_reported = os.environ.get("HR_VM_REPORTED") == "1"
     # The paced download must stay partial load: at most this share of the plateau read afterwards.
     cost_partial_max = 0.6
     cost_probe_seconds, cost_plateau_seconds, cost_ramp, cost_window = 12, 24, 4.0, 8.0
@@ -329,7 +332,9 @@ class VmLab(lab.Lab):
                     f"{self.cost_partial_max:.0%} of the plateau (never saturated before); that "
                     f"ceiling within {self.cost_tolerance:.0%} of the plateau then read from wt0's tx_bytes: the "
                     f"best {self.cost_window:.0f} s of {self.cost_plateau_seconds} s unpaced, its first "
-                    f"{self.cost_ramp:.0f} s left out")
+                    f"{self.cost_ramp:.0f} s left out"
+                    + ("; this boot reports the ceiling against the plateau and the paced share, and judges only "
+                       "that both were measured" if self.cost_reported else ""))
         t_start = time.monotonic()
         # This scenario needs no Prometheus; its scrapes would take guest CPU from the datapath it measures.
         self.procs.stop("prometheus")
@@ -405,7 +410,8 @@ class VmLab(lab.Lab):
         cost = (got or st_sat or {}).get("cost") or {}
         sat = (st_sat.get("verdict") or {}).get("download") or {}
         err = ceiling / plateau - 1 if plateau > 0 else float("nan")
-        ok = bool(got) and plateau > 0 and abs(err) <= self.cost_tolerance and paced <= self.cost_partial_max * plateau
+        agrees = abs(err) <= self.cost_tolerance and paced <= self.cost_partial_max * plateau
+        ok = bool(got) and plateau > 0 and (agrees or self.cost_reported)
         sources = []
         for row in trail:
             if not sources or sources[-1][0] != row[1]:
@@ -426,8 +432,10 @@ class VmLab(lab.Lab):
                   f"never cost within {self.cost_wait} s (last: {trail[-1] if trail else None})")
                + f"; cost: {cost_text}, cpu s/packet download {per_packet['download']} upload {per_packet['upload']}"
                + f"; plateau by wt0 {mbit(plateau)} Mbit/s (2 s: {', '.join(mbit(x) for x in steps)}; "
-               f"{plateau_cpu}); cost ceiling vs plateau {err:+.1%} (allowed +-{self.cost_tolerance:.0%})"
-               f"; near the plateau's end headroom read {sat.get('ceiling_source')} {mbit(sat.get('ceiling_bytes_per_second') or 0)} "
+               f"{plateau_cpu}); cost ceiling vs plateau {err:+.1%} "
+               + (f"({'within' if agrees else 'outside'} +-{self.cost_tolerance:.0%} and the paced share, reported)"
+                  if self.cost_reported else f"(allowed +-{self.cost_tolerance:.0%})")
+               + f"; near the plateau's end headroom read {sat.get('ceiling_source')} {mbit(sat.get('ceiling_bytes_per_second') or 0)} "
                f"Mbit/s, verdict {sat.get('verdict')}, utilization {share(sat.get('utilization'))}")
         self.record(7, TITLES[7], ok, expected, obs,
                     f"cost after {waited:.0f} s of load" if got else f"not cost within {self.cost_wait} s")

@@ -24,7 +24,7 @@ if "$LAB" up >"$OUT/lab-up.log" 2>&1; then
   # The scenarios' own directory is on the guest's tmpfs: Prometheus mmaps its files, which 9p cannot do.
   work=/run/hr-out
   mkdir -p "$work/pids"
-  HR_LAB_ONLY=${HR_VM_SCENARIOS:-} ip netns exec hr-peer timeout -k 10 "$HR_VM_SCENARIO_LIMIT" python3 "$VM_DIR/datapath_scenarios.py" \
+  HR_LAB_ONLY=${HR_VM_SCENARIOS:-} HR_VM_REPORTED=${HR_VM_REPORTED:-0} ip netns exec hr-peer timeout -k 10 "$HR_VM_SCENARIO_LIMIT" python3 "$VM_DIR/datapath_scenarios.py" \
     --jar "$HR_VM_JAR" --rules "$HR_VM_RULES" --out "$work" --lab "$LAB"
   echo "guest: scenarios ended (exit $?) after $((SECONDS - t0)) s"
   cp "$work"/*.log "$work"/*.txt "$OUT"/ 2>/dev/null
