@@ -307,7 +307,8 @@ def cpu_times():
 # 16) may sit from what the same peer carries unpaced: the guide's +-20 % on the high side, where promising more
 # than the peer carries is the failure, and 30 % on the low side, which is safe and expected: wireguard-go batches
 # more packets per wakeup near its plateau, so a packet read at a third or half of it costs more CPU than one read
-# there (seen: 15 to 18 us per 1280-byte packet at 30 %, 12.5 to 13.5 us at the plateau, on one core).
+# there (scenario 16's report prints both: 13.5 to 18 us per 1280-byte packet paced, 12.5 to 13.5 us at the
+# plateau, on one core).
 CAPACITY_LOW, CAPACITY_HIGH = -0.30, 0.20
 # At most this many attempts per step, and none started that would end past the run's deadline (see rerun_time).
 STEP_ATTEMPTS = 3
@@ -1682,8 +1683,8 @@ scrape_configs:
             # every percent of error in either rate counts about twice, and the per-second spare moves by +-30 % at
             # a steady load. The bounds are the guide's own +-20 % on the high side, where promising more than the
             # peer carries is the failure, and 30 % on the low side, which is safe (CAPACITY_LOW): the spare is a
-            # straight line from the datapath's busy share. The median over the judged windows: wireguard-go's rate per busy second moves within
-            # seconds too (one 8 s uncapped window has read a fifth under the ones on either side), so one pair in
+            # straight line from the datapath's busy share. The median over the judged windows: wireguard-go's rate
+            # per busy second moves within seconds too (one 8 s uncapped window has read a fifth under the ones on either side), so one pair in
             # several is off by a quarter either way.
             def error_of(carried, spare, beside):
                 return (carried + spare) / beside - 1 if beside > 0 else float("nan")
